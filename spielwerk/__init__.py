@@ -1,0 +1,42 @@
+"""spielwerk: tabletop games played exactly by their rulebooks.
+
+    >>> import spielwerk
+    >>> game = spielwerk.load("witches", wheel="ascending")
+    >>> state = game.new_state(4, seed=1)
+"""
+
+from spielwerk.core import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    IllegalAction,
+    OptionError,
+    RecordError,
+    SpielwerkError,
+    State,
+    UnknownGame,
+    list_games,
+    load,
+    load_record,
+    replay,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "Game",
+    "IllegalAction",
+    "OptionError",
+    "RecordError",
+    "SpielwerkError",
+    "State",
+    "UnknownGame",
+    "list_games",
+    "load",
+    "load_record",
+    "replay",
+]

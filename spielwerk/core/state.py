@@ -1,0 +1,219 @@
+"""The State contract every game implements, and the generic parts they share.
+
+A game subclass keeps its own fields in `__slots__` (cards as small ints, lists copied by
+`clone`) and implements the abstract hooks; this base class turns them into the public API:
+validated `apply`, `legal_actions`, explicit chance, and records.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from spielwerk.core.actions import Action
+from spielwerk.core.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from spielwerk.core.game import Game
+
+CHANCE = -1
+"""`to_move` when the next action is a random event (deal, draw, roll)."""
+TERMINAL = -2
+"""`to_move` when the game is over."""
+
+ToMove = int | frozenset[int]
+JSONDict = dict[str, Any]
+RECORD_FORMAT = "spielwerk-record/1"
+
+
+def actor_label(actor: int) -> str | int:
+    """How an actor appears in records: a seat index, or "chance"."""
+    return "chance" if actor == CHANCE else actor
+
+
+class State(ABC):
+    """A game in progress. Mutable; `clone()` is cheap; deterministic given the action history."""
+
+    __slots__ = ("game", "history", "num_players", "seed", "to_move")
+
+    game: Game
+    num_players: int
+    seed: int
+    history: list[tuple[int, int]]
+    """Every action applied so far as (actor, action id); the actor of a chance action is CHANCE."""
+    to_move: ToMove
+    """A seat index, CHANCE, TERMINAL, or a frozenset of seats deciding simultaneously."""
+
+    def __init__(self, game: Game, num_players: int, seed: int) -> None:
+        self.game = game
+        self.num_players = num_players
+        self.seed = seed
+        self.history = []
+        self.to_move = CHANCE
+
+    # ------------------------------------------------------------------ game-specific hooks
+    @abstractmethod
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        """Ids of the legal actions of `player` (default: whoever is to move; chance outcomes at
+        a chance node). A seat that is not to move has none."""
+
+    @abstractmethod
+    def _apply_id(self, actor: int, action_id: int) -> None:
+        """Carry out a legal action (already validated) and update `to_move`."""
+
+    @abstractmethod
+    def chance_ids(self) -> list[tuple[int, float]]:
+        """At a chance node: every outcome id with its probability."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy."""
+
+    @abstractmethod
+    def view(self, player: int | None) -> JSONDict:
+        """JSON-ready: exactly what `player` may know; `None` is the spectator's public view."""
+
+    @abstractmethod
+    def resample(self, player: int | None, rng: random.Random) -> Self:
+        """A full state drawn fairly from those `player` cannot tell apart from this one."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per seat, the payoff at the end of the game (0.0 for everyone before the end)."""
+
+    @abstractmethod
+    def result(self) -> JSONDict:
+        """Scores, winners and how ties were broken (only at the end)."""
+
+    @abstractmethod
+    def describe(self, action: Action, viewer: int | None) -> str:
+        """Text of `action`, applied in this state, as `viewer` may see it."""
+
+    @abstractmethod
+    def component_zones(self) -> Mapping[str, Sequence[int]]:
+        """Where every physical component lies, zone by zone (for conservation checks)."""
+
+    def sample_chance_id(self, rng: random.Random) -> int:
+        """Draw a chance outcome id; games override this where enumeration is wasteful."""
+        outcomes = self.chance_ids()
+        ids = [i for i, _ in outcomes]
+        weights = [p for _, p in outcomes]
+        return rng.choices(ids, weights)[0]
+
+    # ------------------------------------------------------------------ public API
+    def is_terminal(self) -> bool:
+        return self.to_move == TERMINAL
+
+    def is_chance(self) -> bool:
+        return self.to_move == CHANCE
+
+    def is_simultaneous(self) -> bool:
+        return isinstance(self.to_move, frozenset)
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        table = self.game.actions
+        return [table[i] for i in self.legal_ids(player)]
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.to_move != CHANCE:
+            raise IllegalAction("chance_outcomes() is only defined at a chance node")
+        table = self.game.actions
+        return [(table[i], p) for i, p in self.chance_ids()]
+
+    def sample_chance(self, rng: random.Random | None = None) -> Action:
+        """A random outcome of the pending chance event (not applied).
+
+        Without `rng`, the draw is derived from the state's seed and the history length, so
+        a seeded game replays the same way.
+        """
+        if self.to_move != CHANCE:
+            raise IllegalAction("sample_chance() is only defined at a chance node")
+        if rng is None:
+            rng = random.Random(self.seed * 1_000_003 + len(self.history))
+        return self.game.actions[self.sample_chance_id(rng)]
+
+    def apply(self, action: Action | int | Mapping[str, Any], player: int | None = None) -> None:
+        """Apply an action (an Action, its integer id, or its JSON form).
+
+        `player` is required only where several seats decide at once. Raises IllegalAction with
+        a clear message, leaving the state unchanged, if the action is not legal now.
+        """
+        action_id = self._resolve(action)
+        actor = self._actor(player)
+        if action_id not in self.legal_ids(actor):
+            name = self.game.actions[action_id]
+            who = "chance" if actor == CHANCE else f"player {actor}"
+            raise IllegalAction(f"{name} is not legal for {who} now")
+        self._apply_id(actor, action_id)
+        self.history.append((actor, action_id))
+
+    def apply_trusted(self, action_id: int, actor: int) -> None:
+        """Fast path for search code: apply an id taken from `legal_ids(actor)` unchecked."""
+        self._apply_id(actor, action_id)
+        self.history.append((actor, action_id))
+
+    def to_record(self) -> JSONDict:
+        table = self.game.actions
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            "players": self.num_players,
+            "seed": self.seed,
+            "actions": [
+                {"actor": actor_label(actor), "action": table[aid].to_json()}
+                for actor, aid in self.history
+            ],
+            "result": self.result() if self.is_terminal() else None,
+        }
+
+    # ------------------------------------------------------------------ helpers
+    def _resolve(self, action: Action | int | Mapping[str, Any]) -> int:
+        table = self.game.actions
+        if isinstance(action, Action):
+            if not (0 <= action.id < len(table)) or table[action.id] != action:
+                raise IllegalAction(f"{action} is not an action of {self.game.name}")
+            return action.id
+        if isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < len(table):
+                raise IllegalAction(f"action id {action} is outside 0..{len(table) - 1}")
+            return action
+        if isinstance(action, Mapping):
+            return table.from_json(action).id
+        raise IllegalAction(f"cannot read {action!r} as an action")
+
+    def _actor(self, player: int | None) -> int:
+        to_move = self.to_move
+        if to_move == TERMINAL:
+            raise IllegalAction("the game is over")
+        if isinstance(to_move, frozenset):
+            if player is None:
+                raise IllegalAction(
+                    f"players {sorted(to_move)} decide at once now: say which player acts"
+                )
+            if player not in to_move:
+                raise IllegalAction(f"player {player} has no decision to make now")
+            return player
+        if player is not None and player != to_move:
+            who = "chance" if to_move == CHANCE else f"player {to_move}"
+            raise IllegalAction(f"it is not player {player}'s turn ({who} is to move)")
+        return to_move
+
+    def _legal_actor(self, player: int | None) -> int | None:
+        """The seat whose legal actions are asked for, or None if that seat has none now."""
+        to_move = self.to_move
+        if player is None:
+            if isinstance(to_move, frozenset):
+                raise ValueError("several players decide at once: pass the player")
+            return None if to_move == TERMINAL else to_move
+        if isinstance(to_move, frozenset):
+            return player if player in to_move else None
+        return player if player == to_move else None
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.game.name} players={self.num_players} "
+            f"steps={len(self.history)} to_move={self.to_move!r}>"
+        )

@@ -1,0 +1,367 @@
+"""The rules of the Witches of Blackmore, in the order a round is played.
+
+Rulebook: shared/seeds/001 (German); gaps settled in shared/rules/witches.md. Every card that
+comes up from the face-down pile is a chance action at the moment it is drawn, so the pile has no
+hidden order to keep: it is the pool of cards nobody has seen.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from spielwerk.core.actions import Action
+from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.games.witches.actions import CHANGE_TRUMP, DRAW, KEEP_TRUMP, NUM_CARDS
+from spielwerk.games.witches.params import PARAMS
+
+if TYPE_CHECKING:
+    from spielwerk.games.witches.game import WitchesGame
+
+VALUES = PARAMS.values
+
+# Phases of a round.
+DEAL, TURN_UP, PLAY_CARDS, CHOOSE_TRUMP, REFILL, OVER = range(6)
+PHASE_NAMES = ("deal", "turn_up", "play", "choose_trump", "refill", "over")
+
+
+class WitchesState(State):
+    __slots__ = (
+        "captured",
+        "dealt",
+        "end_phase",
+        "hands",
+        "known",
+        "leader",
+        "phase",
+        "pool",
+        "refill_queue",
+        "scores",
+        "trick_cards",
+        "trick_order",
+        "trick_winner",
+        "tricks",
+        "trump_pile",
+    )
+
+    game: WitchesGame
+
+    def __init__(self, game: WitchesGame, num_players: int, seed: int) -> None:
+        super().__init__(game, num_players, seed)
+        self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        # Cards in a hand that everybody saw arrive (taken face up from the trump pile).
+        self.known: list[list[int]] = [[] for _ in range(num_players)]
+        self.pool: list[int] = list(range(NUM_CARDS))  # the face-down draw pile, unordered
+        self.trump_pile: list[int] = []  # bottom .. top; the top card is the trump
+        self.trick_order: tuple[int, ...] = ()  # who plays in this trick, leader first
+        self.trick_cards: list[int] = []
+        self.trick_winner = -1
+        self.leader = -1
+        self.captured: list[list[int]] = [[] for _ in range(num_players)]
+        self.scores = [0] * num_players
+        self.phase = DEAL
+        self.dealt = 0
+        self.refill_queue: list[int] = []
+        self.end_phase = False
+        # Completed tricks, public: (players in order, cards in order, winner, new trump or -1).
+        self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int, int]] = []
+        self.to_move = CHANCE
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        actor = self._legal_actor(player)
+        if actor is None:
+            return []
+        phase = self.phase
+        if phase == PLAY_CARDS:
+            return self.hands[actor].copy()  # no duty to follow colour [seed]
+        if phase == CHOOSE_TRUMP:
+            return [KEEP_TRUMP] + [CHANGE_TRUMP + c for c in self.trick_cards]
+        return [DRAW + c for c in self.pool]
+
+    def chance_ids(self) -> list[tuple[int, float]]:
+        p = 1.0 / len(self.pool)
+        return [(DRAW + c, p) for c in self.pool]
+
+    def sample_chance_id(self, rng: random.Random) -> int:
+        pool = self.pool
+        return DRAW + pool[int(rng.random() * len(pool))]
+
+    # ------------------------------------------------------------------ applying actions
+    def _apply_id(self, actor: int, action_id: int) -> None:
+        phase = self.phase
+        if phase == PLAY_CARDS:
+            self._play(actor, action_id)
+        elif phase == CHOOSE_TRUMP:
+            self._choose_trump(action_id)
+        else:
+            self._draw(action_id - DRAW)
+
+    def _draw(self, card: int) -> None:
+        """A card comes up from the face-down pile: dealt, turned up as trump, or drawn."""
+        self.pool.remove(card)
+        phase = self.phase
+        if phase == DEAL:
+            # Set-up: 6 cards to each player, one at a time round the table. [seed]
+            self.hands[self.dealt % self.num_players].append(card)
+            self.dealt += 1
+            if self.dealt == PARAMS.hand_size * self.num_players:
+                self.phase = TURN_UP
+        elif phase == TURN_UP:
+            # The top card of the pile, turned up, sets trump colour and wheel value. [seed]
+            self.trump_pile.append(card)
+            self._start_trick(int(self.game.options["start_player"]))
+        else:
+            self.hands[self.refill_queue.pop(0)].append(card)
+            self._continue_refill()
+
+    def _start_trick(self, first: int) -> None:
+        """`first` leads, or the next player clockwise who still has cards. [design]"""
+        n = self.num_players
+        hands = self.hands
+        order = tuple(p for p in ((first + k) % n for k in range(n)) if hands[p])
+        if not order:
+            self.phase = OVER
+            self.to_move = TERMINAL
+            return
+        self.trick_order = order
+        self.leader = order[0]
+        self.trick_cards = []
+        self.phase = PLAY_CARDS
+        self.to_move = order[0]
+
+    def _play(self, player: int, card: int) -> None:
+        self.hands[player].remove(card)
+        known = self.known[player]
+        if card in known:
+            known.remove(card)
+        trick = self.trick_cards
+        trick.append(card)
+        if len(trick) < len(self.trick_order):
+            self.to_move = self.trick_order[len(trick)]
+            return
+        self.trick_winner = winner = self.trick_order[self._winning_index()]
+        if self.end_phase and not any(self.hands):
+            # Everybody has played the last card: the game ends with this trick. [seed]
+            # No trump change after it: the trump would only leave the winner's pile. [design]
+            self._capture(winner, -1)
+            self.phase = OVER
+            self.to_move = TERMINAL
+            return
+        self.phase = CHOOSE_TRUMP
+        self.to_move = winner
+
+    def _winning_index(self) -> int:
+        """Highest trump wins; without trump, the highest card of the led colour. [seed]"""
+        top = self.trump_pile[-1]
+        trump_colour = top // VALUES
+        ranks = self.game.ranks[top % VALUES + 1]
+        cards = self.trick_cards
+        led = cards[0] // VALUES
+        best, best_rank, best_is_trump = 0, VALUES + 1, False
+        for index, card in enumerate(cards):
+            colour = card // VALUES
+            if colour == trump_colour:
+                rank = ranks[card % VALUES + 1]
+                if not best_is_trump or rank < best_rank:
+                    best, best_rank, best_is_trump = index, rank, True
+            elif colour == led and not best_is_trump:
+                rank = ranks[card % VALUES + 1]
+                if rank < best_rank:
+                    best, best_rank = index, rank
+        return best
+
+    def _choose_trump(self, action_id: int) -> None:
+        """The winner may lay one card of the trick on the trump pile as new trump. [seed]"""
+        new_trump = -1
+        if action_id != KEEP_TRUMP:
+            new_trump = action_id - CHANGE_TRUMP
+            self.trump_pile.append(new_trump)
+        winner = self.trick_winner
+        self._capture(winner, new_trump)
+        if self.end_phase:
+            self._start_trick(winner)  # in the end phase nobody draws [seed]
+            return
+        # Refill: everybody draws one card, the winner first, then clockwise. [seed]
+        n = self.num_players
+        self.refill_queue = [(winner + k) % n for k in range(n)]
+        self.phase = REFILL
+        self._continue_refill()
+
+    def _capture(self, winner: int, new_trump: int) -> None:
+        """The trick's cards (but a new trump card) go face down before the winner. [seed]"""
+        won = [c for c in self.trick_cards if c != new_trump]
+        self.captured[winner].extend(won)
+        self.scores[winner] += sum(c % VALUES + 1 for c in won)
+        self.tricks.append((self.trick_order, tuple(self.trick_cards), winner, new_trump))
+        self.trick_cards = []
+
+    def _continue_refill(self) -> None:
+        """Draw for the players still in the refill queue; stop at the next chance draw."""
+        queue = self.refill_queue
+        while queue:
+            if self.pool:
+                self.to_move = CHANCE
+                return
+            player = queue.pop(0)
+            # The pile is empty: take the top of the trump pile, which changes trump. [seed]
+            # Its last card is never taken: that player draws nothing. [design]
+            if len(self.trump_pile) > 1:
+                card = self.trump_pile.pop()
+                self.hands[player].append(card)
+                self.known[player].append(card)
+        if not self.pool:
+            self.end_phase = True  # the last card was drawn: from now on nobody draws [seed]
+        self._start_trick(self.trick_winner)
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.game = self.game
+        new.num_players = self.num_players
+        new.seed = self.seed
+        new.history = self.history.copy()
+        new.to_move = self.to_move
+        new.hands = [h.copy() for h in self.hands]
+        new.known = [k.copy() for k in self.known]
+        new.pool = self.pool.copy()
+        new.trump_pile = self.trump_pile.copy()
+        new.trick_order = self.trick_order
+        new.trick_cards = self.trick_cards.copy()
+        new.trick_winner = self.trick_winner
+        new.leader = self.leader
+        new.captured = [c.copy() for c in self.captured]
+        new.scores = self.scores.copy()
+        new.phase = self.phase
+        new.dealt = self.dealt
+        new.refill_queue = self.refill_queue.copy()
+        new.end_phase = self.end_phase
+        new.tricks = self.tricks.copy()
+        return new
+
+    def resample(self, player: int | None, rng: random.Random) -> Self:
+        """Deal the cards `player` has not seen afresh among the places they could be.
+
+        Unseen cards are those in the pile and in other hands, except cards taken face up from
+        the trump pile. A uniformly random permutation of them, applied to the state and to
+        the history of hidden draws, gives every consistent state the same chance and a
+        history that still replays.
+        """
+        hidden = list(self.pool)
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                known = self.known[q]
+                hidden.extend(c for c in hand if c not in known)
+        shuffled = hidden.copy()
+        rng.shuffle(shuffled)
+        swap = dict(zip(hidden, shuffled, strict=True))
+        new = self.clone()
+        new.seed = rng.randrange(2**31)  # the true seed would predict the real draws
+        new.pool = [swap[c] for c in self.pool]
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                new.hands[q] = [swap.get(c, c) for c in hand]
+        new.history = [
+            (actor, DRAW + swap.get(aid - DRAW, aid - DRAW)) if actor == CHANCE else (actor, aid)
+            for actor, aid in self.history
+        ]
+        return new
+
+    # ------------------------------------------------------------------ outcome
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [p for p, s in enumerate(self.scores) if s == best]
+
+    def returns(self) -> list[float]:
+        """1 shared equally among the winners, 0 for the others. [design: equal totals share]"""
+        if self.to_move != TERMINAL:
+            return [0.0] * self.num_players
+        winners = self.winners()
+        share = 1.0 / len(winners)
+        return [share if p in winners else 0.0 for p in range(self.num_players)]
+
+    def result(self) -> dict[str, Any]:
+        if self.to_move != TERMINAL:
+            return {}
+        return {
+            "scores": self.scores.copy(),
+            "winners": self.winners(),
+            "tie_break": "none: equal totals share the win",
+        }
+
+    # ------------------------------------------------------------------ what a seat sees
+    def view(self, player: int | None) -> dict[str, Any]:
+        name = PARAMS.card_name
+        top = self.trump_pile[-1] if self.trump_pile else -1
+        to_move: Any = self.to_move
+        if to_move == CHANCE:
+            to_move = "chance"
+        elif to_move == TERMINAL:
+            to_move = None
+        return {
+            "game": "witches",
+            "viewer": player,
+            "players": self.num_players,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": to_move,
+            "hand": None if player is None else [name(c) for c in sorted(self.hands[player])],
+            "hand_sizes": [len(h) for h in self.hands],
+            "known_in_hands": [[name(c) for c in sorted(k)] for k in self.known],
+            "draw_pile": len(self.pool),
+            "end_phase": self.end_phase,
+            "trump": name(top) if top >= 0 else None,
+            "trump_pile": [name(c) for c in self.trump_pile],
+            "wheel": self.game.options["wheel"],
+            "wheel_order": (
+                PARAMS.wheel_order(PARAMS.value(top), self.game.descending) if top >= 0 else None
+            ),
+            "leader": self.leader if self.phase in (PLAY_CARDS, CHOOSE_TRUMP) else None,
+            "trick": [
+                {"player": p, "card": name(c)}
+                for p, c in zip(self.trick_order, self.trick_cards, strict=False)
+            ],
+            "trick_winner": self.trick_winner if self.phase == CHOOSE_TRUMP else None,
+            "tricks": [
+                {
+                    "players": list(order),
+                    "cards": [name(c) for c in cards],
+                    "winner": winner,
+                    "new_trump": name(new) if new >= 0 else None,
+                }
+                for order, cards, winner, new in self.tricks
+            ],
+            "captured": [[name(c) for c in sorted(pile)] for pile in self.captured],
+            "scores": self.scores.copy(),
+            "result": self.result() if self.to_move == TERMINAL else None,
+        }
+
+    def describe(self, action: Action, viewer: int | None) -> str:
+        aid = action.id
+        name = PARAMS.card_name
+        if aid < KEEP_TRUMP:
+            return f"seat {self.to_move} plays {name(aid)}"
+        if aid == KEEP_TRUMP:
+            return f"seat {self.to_move} keeps the trump {name(self.trump_pile[-1])}"
+        if aid < DRAW:
+            return f"seat {self.to_move} makes {name(aid - CHANGE_TRUMP)} the new trump"
+        card = aid - DRAW
+        if self.phase == TURN_UP:
+            return f"{name(card)} is turned up as the first trump"
+        if self.phase == DEAL:
+            receiver, verb = self.dealt % self.num_players, "is dealt"
+        else:
+            receiver, verb = self.refill_queue[0], "draws"
+        shown = name(card) if viewer == receiver else "a card"
+        return f"seat {receiver} {verb} {shown}"
+
+    def component_zones(self) -> Mapping[str, Sequence[int]]:
+        zones: dict[str, Sequence[int]] = {
+            "draw_pile": self.pool,
+            "trump_pile": self.trump_pile,
+            "trick": self.trick_cards,
+        }
+        for p in range(self.num_players):
+            zones[f"hand_{p}"] = self.hands[p]
+            zones[f"captured_{p}"] = self.captured[p]
+        return zones
