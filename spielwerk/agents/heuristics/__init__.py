@@ -1,0 +1,12 @@
+"""Per-game heuristic bots, by game name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spielwerk.agents.base import Agent
+from spielwerk.agents.heuristics.witches import WitchesHeuristic
+
+HEURISTICS: dict[str, Callable[[int | None], Agent]] = {
+    "witches": WitchesHeuristic,
+}

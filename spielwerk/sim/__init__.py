@@ -1,0 +1,1 @@
+"""Services above the agents: running matches (and later tournaments and statistics)."""

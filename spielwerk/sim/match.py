@@ -1,0 +1,44 @@
+"""Run one game between agents: chance from a seeded RNG, each seat asked with its own Turn."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from spielwerk.agents.base import Agent, make_turn
+from spielwerk.core.actions import Action
+from spielwerk.core.game import Game
+from spielwerk.core.state import CHANCE, State
+
+StepHook = Callable[[State, int, Action], None]
+"""Called with the state *before* each action, the actor and the action (e.g. to print it)."""
+
+
+def play_game(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int | None = None,
+    on_step: StepHook | None = None,
+) -> State:
+    """Play one game to the end and return the final state (its record holds everything)."""
+    state = game.new_state(len(agents), seed=seed)
+    chance_rng = random.Random(state.seed)
+    sample_rng = random.Random(state.seed ^ 0x5A5A5A5A)
+    while not state.is_terminal():
+        to_move = state.to_move
+        if to_move == CHANCE:
+            moves: list[tuple[int, Action]] = [(CHANCE, state.sample_chance(chance_rng))]
+        elif isinstance(to_move, frozenset):
+            # Simultaneous decision: every seat chooses from the same state, none sees another.
+            moves = [(p, _ask(agents[p], state, p, sample_rng)) for p in sorted(to_move)]
+        else:
+            moves = [(to_move, _ask(agents[to_move], state, to_move, sample_rng))]
+        for actor, action in moves:
+            if on_step is not None:
+                on_step(state, actor, action)
+            state.apply(action, player=actor)
+    return state
+
+
+def _ask(agent: Agent, state: State, player: int, rng: random.Random) -> Action:
+    return agent.act(make_turn(state, player, agent.wants_sample, rng))
