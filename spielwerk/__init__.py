@@ -1,8 +1,8 @@
 """spielwerk: tabletop games played exactly by their rulebooks.
 
-    >>> import spielwerk
-    >>> game = spielwerk.load("witches", wheel="ascending")
-    >>> state = game.new_state(4, seed=1)
+>>> import spielwerk
+>>> game = spielwerk.load("witches", wheel="ascending")
+>>> state = game.new_state(4, seed=1)
 """
 
 from spielwerk.core import (

@@ -6,7 +6,7 @@ A seat spec is `random`, `heuristic`, `mcts` (1000 iterations), `mcts:500` (iter
 
 from __future__ import annotations
 
-from spielwerk.agents.base import Agent, Turn, make_turn
+from spielwerk.agents.base import Agent, Turn
 from spielwerk.agents.heuristics import HEURISTICS
 from spielwerk.agents.mcts import MCTSAgent
 from spielwerk.agents.random_agent import RandomAgent

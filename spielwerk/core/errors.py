@@ -7,7 +7,7 @@ class SpielwerkError(Exception):
     """Base of all spielwerk errors."""
 
 
-class IllegalAction(SpielwerkError, ValueError):  # noqa: N818 - name fixed by the design
+class IllegalAction(SpielwerkError, ValueError):
     """An action that is not legal in the current state; the state is left unchanged."""
 
 
@@ -15,7 +15,7 @@ class OptionError(SpielwerkError, ValueError):
     """An unknown game option or a value outside its schema."""
 
 
-class UnknownGame(SpielwerkError, KeyError):  # noqa: N818 - reads better at call sites
+class UnknownGame(SpielwerkError, KeyError):
     """No registered game has that name."""
 
     def __str__(self) -> str:  # KeyError would quote the message

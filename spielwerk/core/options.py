@@ -29,9 +29,7 @@ class OptionSpec:
             value = self._from_text(value)
         # bool is a subclass of int: reject it where an int is wanted and vice versa.
         if type(value) is not self.type:
-            raise OptionError(
-                f"option {self.name!r} takes a {self.type.__name__}, got {value!r}"
-            )
+            raise OptionError(f"option {self.name!r} takes a {self.type.__name__}, got {value!r}")
         assert isinstance(value, str | int | bool)
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)

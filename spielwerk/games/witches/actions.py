@@ -1,10 +1,10 @@
 """The action vocabulary of the Witches of Blackmore and its integer layout.
 
-    0 .. 53     play        {"type": "play", "card": "blue-4"}
-    54          keep_trump  {"type": "keep_trump"}          (trick winner leaves the trump)
-    55 .. 108   change_trump {"type": "change_trump", "card": "blue-4"}  (a card of the trick)
-    109 .. 162  draw        {"type": "draw", "card": "blue-4"}  chance: the card that comes up
-                            (deal, the trump turned up at set-up, or a refill from the pile)
+0 .. 53     play        {"type": "play", "card": "blue-4"}
+54          keep_trump  {"type": "keep_trump"}          (trick winner leaves the trump)
+55 .. 108   change_trump {"type": "change_trump", "card": "blue-4"}  (a card of the trick)
+109 .. 162  draw        {"type": "draw", "card": "blue-4"}  chance: the card that comes up
+                        (deal, the trump turned up at set-up, or a refill from the pile)
 """
 
 from __future__ import annotations

@@ -50,7 +50,8 @@ class WitchesParams:
         table: list[tuple[int, ...]] = [()]
         for trump_value in range(1, self.values + 1):
             order = self.wheel_order(trump_value, descending)
-            table.append((self.values,) + tuple(order.index(v) for v in range(1, self.values + 1)))
+            places = (order.index(v) for v in range(1, self.values + 1))
+            table.append((self.values, *places))  # index 0: no card has value 0
         return tuple(table)
 
 

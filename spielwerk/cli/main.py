@@ -1,0 +1,326 @@
+"""The `spielwerk` command: list, rules, play, replay.
+
+Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
+end with exactly one line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+import spielwerk
+from spielwerk.agents import AgentSpecError, make_agent
+from spielwerk.agents.base import Agent
+from spielwerk.cli.renderers import game_text
+from spielwerk.cli.terminal import GameAbandoned, HumanAgent, Narrator
+from spielwerk.core.game import Game
+from spielwerk.core.options import OptionSpec
+from spielwerk.core.registry import game_class
+from spielwerk.core.state import State
+from spielwerk.sim.match import play_game
+
+EXIT_USAGE = 2
+"""Exit code of every mistake on the command line."""
+EXIT_ABANDONED = 1
+"""Exit code of a game a human left unfinished (end of input or `q`)."""
+HUMAN = "human"
+
+app = typer.Typer(
+    name="spielwerk",
+    help="Tabletop games played exactly by their rulebooks: in the terminal, between bots.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class UsageProblem(Exception):
+    """A mistake on the command line; its message is the one line the user sees."""
+
+
+# ---------------------------------------------------------------------- errors
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) or "unknown error"
+
+
+def _fail(message: str, code: int = EXIT_USAGE, label: str = "error") -> NoReturn:
+    sys.stderr.write(f"spielwerk: {label}: {_one_line(message)}\n")
+    sys.stderr.flush()
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    """Turn the errors a user can cause into one line on stderr and exit code 2."""
+    try:
+        yield
+    except (spielwerk.SpielwerkError, AgentSpecError, UsageProblem) as error:
+        _fail(str(error))
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        _fail(f"cannot access{where}: {error.strerror or error}")
+    except json.JSONDecodeError as error:
+        _fail(f"not valid JSON: {error}")
+    except ValueError as error:  # e.g. a record that is not UTF-8
+        _fail(str(error))
+
+
+def _console() -> Console:
+    # soft_wrap: long log lines are left to the terminal, so a line stays one line in a pipe.
+    return Console(highlight=False, soft_wrap=True)
+
+
+# ---------------------------------------------------------------------- parsing
+def parse_options(items: Sequence[str]) -> dict[str, str]:
+    """`key=value` strings into a dict (values stay text; the game's schema converts them)."""
+    options: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UsageProblem(f"bad --option {item!r}: write it as key=value")
+        if key in options:
+            raise UsageProblem(f"option {key!r} is given twice")
+        options[key] = value.strip()
+    return options
+
+
+def parse_players(text: str, game: Game) -> list[str]:
+    """The seat specs of `--players`, checked against the game's player range."""
+    specs = [part.strip().lower() for part in text.split(",")]
+    if any(not spec for spec in specs):
+        raise UsageProblem(f"--players {text!r} has an empty seat: write e.g. human,random")
+    if not game.min_players <= len(specs) <= game.max_players:
+        raise UsageProblem(
+            f"{game.name} takes {game.min_players} to {game.max_players} players; "
+            f"--players names {len(specs)}"
+        )
+    return specs
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """Each bot's own seed, derived from the game's seed."""
+    return seed * 101 + seat + 1
+
+
+def build_agents(
+    specs: Sequence[str], game: Game, seed: int, console: Console, narrator: Narrator
+) -> list[Agent]:
+    humans = sum(spec == HUMAN for spec in specs)
+    text = game_text(game.name)
+    agents: list[Agent] = []
+    for seat, spec in enumerate(specs):
+        if spec == HUMAN:
+            agents.append(HumanAgent(console, text, narrator, announce_seat=humans > 1))
+        else:
+            agents.append(make_agent(spec, game.name, seat_seed(seed, seat)))
+    return agents
+
+
+# ---------------------------------------------------------------------- output
+def describe_option(spec: OptionSpec) -> str:
+    text = f"{spec.name}={spec.default}"
+    if spec.choices:
+        text += f" ({' | '.join(map(str, spec.choices))})"
+    elif spec.minimum is not None or spec.maximum is not None:
+        low = "" if spec.minimum is None else spec.minimum
+        high = "" if spec.maximum is None else spec.maximum
+        text += f" ({low}..{high})"
+    return text
+
+
+def result_table(state: State, labels: Sequence[str] | None = None) -> Table:
+    """Scores and winners per seat; `labels` name the seats' players where they are known."""
+    result: Mapping[str, Any] = state.result()
+    scores = result.get("scores")
+    winners = set(result.get("winners") or [])
+    table = Table(title="Result")
+    table.add_column("Seat", justify="right")
+    if labels is not None:
+        table.add_column("Player")
+    table.add_column("Score", justify="right")
+    table.add_column("")
+    for seat in range(state.num_players):
+        score = scores[seat] if isinstance(scores, list) and seat < len(scores) else "-"
+        player = [] if labels is None else [escape(labels[seat])]
+        mark = "[bold]winner[/bold]" if seat in winners else ""
+        table.add_row(str(seat), *player, str(score), mark)
+    return table
+
+
+def print_result(console: Console, state: State, labels: Sequence[str] | None = None) -> None:
+    """The result table and a line naming the winners."""
+    console.print(result_table(state, labels))
+    result = state.result()
+    winners = result.get("winners") or []
+    names = "; ".join(f"seat {w}" + (f", {labels[w]}" if labels else "") for w in winners)
+    if len(winners) > 1:
+        console.print(f"Winners (shared): {escape(names)}")
+        if result.get("tie_break"):
+            console.print(f"Tie-break: {escape(str(result['tie_break']))}")
+    elif winners:
+        console.print(f"Winner: {escape(names)}")
+
+
+# ---------------------------------------------------------------------- commands
+@app.command("list")
+def list_games() -> None:
+    """List the games: name, title, number of players and options (default first)."""
+    table = Table(title="Games")
+    table.add_column("Game")
+    table.add_column("Title")
+    table.add_column("Players", justify="center")
+    table.add_column("Options (default, choices)")
+    for name in spielwerk.list_games():
+        cls = game_class(name)
+        options = "\n".join(describe_option(spec) for spec in cls.option_specs) or "-"
+        table.add_row(
+            name, escape(cls.title), f"{cls.min_players}-{cls.max_players}", escape(options)
+        )
+    _console().print(table)
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")]) -> None:
+    """Show a game's title, players, options and a short summary of its rules."""
+    with _user_errors():
+        cls = game_class(game)
+    console = _console()
+    console.print(f"[bold]{escape(cls.title)}[/bold] ({cls.name})")
+    console.print(f"Players: {cls.min_players} to {cls.max_players}")
+    if cls.option_specs:
+        console.print("Options (--option key=value):")
+        for spec in cls.option_specs:
+            console.print(f"  {escape(describe_option(spec))}: {escape(spec.help)}")
+    module = importlib.import_module(cls.__module__.rpartition(".")[0] or cls.__module__)
+    if module.__doc__:  # its first paragraph: what the game is
+        console.print()
+        console.print(escape(module.__doc__.strip().split("\n\n")[0]))
+    summary = game_text(cls.name).rules
+    if summary:
+        console.print()
+        console.print("[bold]Rules in brief[/bold]")
+        console.print(escape(summary))
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            help="comma-separated seats, one per player: human, random, heuristic, mcts, "
+            "mcts:ITERATIONS or mcts:SECONDSs",
+        ),
+    ],
+    seed: Annotated[
+        int | None, typer.Option(help="seed of the deal and the bots (random if not given)")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="game option key=value (repeatable)"),
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="write the game record (JSON) to this file")
+    ] = None,
+) -> None:
+    """Play a game in the terminal: humans at the keyboard, bots in the other seats."""
+    with _user_errors():
+        loaded = spielwerk.load(game, **parse_options(option or []))
+        specs = parse_players(players, loaded)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        loaded.new_state(len(specs), seed=seed)  # checks options that depend on the players
+        if record is not None and not record.parent.is_dir():
+            raise UsageProblem(f"cannot write the record: no directory {str(record.parent)!r}")
+        humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+        console = _console()
+        narrator = Narrator(
+            console,
+            game_text(loaded.name),
+            viewer=humans[0] if len(humans) == 1 else None,
+            compact=not humans,
+        )
+        agents = build_agents(specs, loaded, seed, console, narrator)
+
+    labels = [
+        f"{spec} (you)" if len(humans) == 1 and seat == humans[0] else spec
+        for seat, spec in enumerate(specs)
+    ]
+    options = ", ".join(f"{k}={v}" for k, v in loaded.options.items())
+    console.print(
+        f"[bold]{escape(loaded.title)}[/bold]: {len(specs)} players, seed {seed}"
+        + (f", {escape(options)}" if options else "")
+    )
+    console.print(
+        "Seats: " + ", ".join(f"seat {s}: {escape(label)}" for s, label in enumerate(labels))
+    )
+    try:
+        state = play_game(loaded, agents, seed=seed, on_step=narrator.on_step)
+    except GameAbandoned as stop:
+        _fail(str(stop), EXIT_ABANDONED, label="game abandoned")
+    except KeyboardInterrupt:
+        _fail("interrupted", 130, label="game abandoned")
+    narrator.sync()
+    if humans:
+        console.rule("Game over")
+    print_result(console, state, labels)
+    if record is not None:
+        with _user_errors():
+            record.write_text(json.dumps(state.to_record(), indent=1) + "\n", encoding="utf-8")
+        console.print(f"Record written to {escape(str(record))}")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a game record (JSON) from `play --record`")],
+) -> None:
+    """Replay a game record, checking every action; print ok and its result."""
+    with _user_errors():
+        data = json.loads(file.read_text(encoding="utf-8"))
+        state = spielwerk.replay(data)
+    console = _console()
+    console.print(
+        f"ok: {escape(state.game.title)}, {state.num_players} players, seed {state.seed}, "
+        f"{len(state.history)} actions replayed"
+    )
+    if state.is_terminal():
+        print_result(console, state)
+    else:
+        console.print("The record ends before the game does.")
+
+
+# ---------------------------------------------------------------------- entry point
+def main(argv: Sequence[str] | None = None) -> None:
+    """The console script: like `app()`, but usage errors are one line on stderr too."""
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="spielwerk",
+            standalone_mode=False,
+        )
+    except Exception as error:
+        message = getattr(error, "format_message", None)
+        exit_code = getattr(error, "exit_code", None)
+        if not callable(message) or not isinstance(exit_code, int):
+            raise
+        if type(error).__name__ != "NoArgsIsHelpError":  # the help is already shown
+            text = _one_line(str(message()))
+            sys.stderr.write(f"spielwerk: error: {text} (try: spielwerk --help)\n")
+        sys.exit(exit_code)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,64 @@
+"""Which terminal text each game has: game name -> its renderers, with a generic fallback.
+
+A game's text module is imported only when that game is shown. Games without one get their view
+as pretty JSON and their action descriptions as plain text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rich.markup import escape
+
+View = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameText:
+    """How a game shows itself in the terminal; every function returns rich markup."""
+
+    render_view: Callable[[View], str]
+    """The whole table as one seat (or the spectator) sees it."""
+    markup: Callable[[str], str]
+    """An action's description (from `State.describe`) made into markup."""
+    setup: Callable[[View], list[str]] | None = None
+    """A summary of the set-up (the deal) from the view once it is over; None: list its events."""
+    changes: Callable[[View, View], list[str]] | None = None
+    """Public events between two views of one seat (tricks completed, ...), as log lines. A game
+    that has it is logged compactly in bot-only games: only these lines, not every action."""
+    rules: str | None = None
+    """A short rules summary for `spielwerk rules`."""
+
+
+def render_json(view: View) -> str:
+    """The fallback: the view as pretty JSON."""
+    return escape(json.dumps(view, indent=2, sort_keys=True))
+
+
+GENERIC = GameText(render_view=render_json, markup=escape)
+
+
+def _witches() -> GameText:
+    from spielwerk.games.witches import render
+
+    return GameText(
+        render_view=render.render,
+        markup=render.colourise,
+        setup=render.render_setup,
+        changes=render.render_changes,
+        rules=render.RULES,
+    )
+
+
+RENDERERS: dict[str, Callable[[], GameText]] = {
+    "witches": _witches,
+}
+
+
+def game_text(name: str) -> GameText:
+    """The terminal text of game `name` (the generic fallback if it has none)."""
+    factory = RENDERERS.get(name)
+    return factory() if factory is not None else GENERIC

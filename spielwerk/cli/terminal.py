@@ -1,0 +1,172 @@
+"""Terminal play: a human seat asked on a rich Console, and the game log as one seat sees it.
+
+Nothing here looks at hidden parts of the state: the log is built from `State.view(viewer)` and
+`State.describe(action, viewer)` for one viewer (a seat, or None for the spectator), and the
+human seat gets exactly its `Turn` (its view, its legal actions, and a resampled state that only
+serves to describe those actions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.rule import Rule
+
+from spielwerk.agents.base import Agent, Turn
+from spielwerk.cli.renderers import GameText
+from spielwerk.core.actions import Action
+from spielwerk.core.state import CHANCE, State
+
+QUIT_WORDS = frozenset({"q", "quit", "exit"})
+
+
+class GameAbandoned(Exception):
+    """The human stopped the game (end of input or `q`)."""
+
+
+class Narrator:
+    """Prints the game log for one viewer while `play_game` runs (pass `on_step`).
+
+    The set-up (deal) is summarised once it is over; a run of chance events is one line; in
+    compact mode, for games whose text has a `changes` function, only those public events are
+    printed (a bot-only game then reads trick by trick).
+    """
+
+    def __init__(
+        self, console: Console, text: GameText, viewer: int | None, compact: bool = False
+    ) -> None:
+        self.console = console
+        self.text = text
+        self.viewer = viewer
+        self.compact = compact and text.changes is not None
+        self._state: State | None = None
+        self._in_setup = True
+        self._setup_lines: list[str] = []
+        self._chance_run: list[str] = []
+        self._last_view: Mapping[str, Any] | None = None
+
+    # ------------------------------------------------------------------ hooks
+    def on_step(self, state: State, actor: int, action: Action) -> None:
+        """`play_game`'s hook: called with the state before each action."""
+        self._state = state
+        described = self.text.markup(state.describe(action, self.viewer))
+        if self._in_setup:
+            if actor == CHANCE:
+                self._setup_lines.append(described)
+                return
+            self._end_setup(state.view(self.viewer))
+        else:
+            self._show_changes(state.view(self.viewer))
+        if actor == CHANCE:
+            self._chance_run.append(described)
+            return
+        self._flush_chance_run()
+        if not self.compact:
+            self._print(described)
+
+    def sync(self) -> None:
+        """Print everything up to now (before a human is asked, and at the end)."""
+        if self._state is None:
+            return
+        view = self._state.view(self.viewer)
+        if self._in_setup:
+            self._end_setup(view)
+        else:
+            self._show_changes(view)
+        self._flush_chance_run()
+
+    # ------------------------------------------------------------------ helpers
+    def _end_setup(self, view: Mapping[str, Any]) -> None:
+        self._in_setup = False
+        if self.text.setup is not None:
+            lines = self.text.setup(view)
+        elif self._setup_lines:
+            lines = ["Set-up: " + "; ".join(self._setup_lines)]
+        else:
+            lines = []
+        for line in lines:
+            self._print(line)
+        self._setup_lines = []
+        self._last_view = view
+
+    def _show_changes(self, view: Mapping[str, Any]) -> None:
+        changes = self.text.changes
+        if changes is not None and self._last_view is not None:
+            lines = changes(self._last_view, view)
+            if lines:
+                self._flush_chance_run()
+                for line in lines:
+                    self._print(line)
+        self._last_view = view
+
+    def _flush_chance_run(self) -> None:
+        run, self._chance_run = self._chance_run, []
+        if run and not self.compact:
+            self._print(" | ".join(run))
+
+    def _print(self, line: str) -> None:
+        self.console.print(f"  {line}")
+
+
+class HumanAgent(Agent):
+    """A seat played from the keyboard: shows the seat's view and numbered choices, reads a
+    number until it is a valid one. End of input (or `q`) raises `GameAbandoned`."""
+
+    name = "human"
+    wants_sample = True  # a state from the seat's information set, only to describe actions
+
+    def __init__(
+        self,
+        console: Console,
+        text: GameText,
+        narrator: Narrator | None = None,
+        announce_seat: bool = False,
+    ) -> None:
+        self.console = console
+        self.text = text
+        self.narrator = narrator
+        self.announce_seat = announce_seat
+
+    def act(self, turn: Turn) -> Action:
+        if self.narrator is not None:
+            self.narrator.sync()
+        console = self.console
+        seat = turn.player
+        if self.announce_seat:
+            console.print(Rule(f"seat {seat} to play (the other players look away)"))
+        else:
+            console.print(Rule())
+        console.print(self.text.render_view(turn.view))
+        choices = sorted(turn.legal_actions, key=lambda a: a.id)
+        texts = [self._describe(turn, action) for action in choices]
+        if len(choices) == 1:
+            console.print(f"Only one choice: {texts[0]}")
+            return choices[0]
+        console.print("[bold]Your choices:[/bold]")
+        for number, text in enumerate(texts, start=1):
+            console.print(f"  {number:>2}) {text}")
+        return choices[self._ask(seat, len(choices)) - 1]
+
+    def _describe(self, turn: Turn, action: Action) -> str:
+        if turn.sample is None:
+            return self.text.markup(str(action))
+        return self.text.markup(turn.sample.describe(action, turn.player))
+
+    def _ask(self, seat: int, count: int) -> int:
+        while True:
+            try:
+                answer = self.console.input(f"seat {seat}, your choice (1-{count}, q quits): ")
+            except EOFError:
+                raise GameAbandoned("input ended before the game did") from None
+            answer = answer.strip()
+            if answer.lower() in QUIT_WORDS:
+                raise GameAbandoned(f"seat {seat} quit")
+            if answer.isdigit() and 1 <= int(answer) <= count:
+                return int(answer)
+            self.console.print(
+                f"[red]{escape(repr(answer))} is not a choice[/red]: "
+                f"type a number from 1 to {count}."
+            )
