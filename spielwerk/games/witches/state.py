@@ -258,7 +258,9 @@ class WitchesState(State):
         swap = dict(zip(hidden, shuffled, strict=True))
         new = self.clone()
         new.seed = rng.randrange(2**31)  # the true seed would predict the real draws
-        new.pool = [swap[c] for c in self.pool]
+        # The pool is kept in card order (as replaying the history leaves it), so the sample
+        # is exactly the state its own history rebuilds.
+        new.pool = sorted(swap[c] for c in self.pool)
         for q, hand in enumerate(self.hands):
             if q != player:
                 new.hands[q] = [swap.get(c, c) for c in hand]

@@ -1,0 +1,131 @@
+"""Agents: legal, seeded, never holding the true state, and stronger in the expected order."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import spielwerk
+from spielwerk.agents import AgentSpecError, MCTSAgent, make_agent
+from spielwerk.agents.base import Turn, make_turn
+from spielwerk.core.state import CHANCE
+from spielwerk.sim.match import play_game
+from spielwerk.sim.tournament import run_tournament
+
+
+def _midgame(seed: int, steps: int = 60) -> spielwerk.State:
+    state = spielwerk.load("witches").new_state(4, seed=seed)
+    rng = random.Random(seed)
+    taken = 0
+    while taken < steps or state.to_move == CHANCE:  # stop where a seat is to move
+        if state.to_move == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+        taken += 1
+    return state
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "mcts:30", "mcts:0.05s"])
+def test_every_agent_finishes_games_with_legal_actions(spec: str) -> None:
+    """Each agent plays full 3-player games; `apply` would raise on any illegal choice."""
+    game = spielwerk.load("witches")
+    for seed in range(2):
+        agents = [make_agent(spec, "witches", seed=seed * 3 + i) for i in range(3)]
+        state = play_game(game, agents, seed=seed)
+        assert state.is_terminal()
+        assert sum(state.result()["scores"]) > 0
+
+
+def test_turn_never_carries_the_true_state() -> None:
+    """A search agent gets a resample for its seat: same view, same actions, other hidden cards."""
+    state = _midgame(5)
+    seat = state.to_move
+    assert isinstance(seat, int)
+    turn = make_turn(state, seat, with_sample=True, rng=random.Random(1))
+    assert turn.sample is not None and turn.sample is not state
+    assert turn.sample.view(seat) == state.view(seat)
+    assert turn.legal_actions == state.legal_actions(seat)
+    opponents_true = [sorted(h) for q, h in enumerate(state.hands) if q != seat]  # type: ignore[attr-defined]
+    differs = 0
+    for k in range(20):
+        sample = make_turn(state, seat, True, random.Random(k)).sample
+        assert sample is not None
+        opponents = [sorted(h) for q, h in enumerate(sample.hands) if q != seat]  # type: ignore[attr-defined]
+        differs += opponents != opponents_true
+    assert differs >= 18  # the hidden cards are re-dealt, not copied
+
+
+def test_mcts_decision_depends_only_on_the_seats_information() -> None:
+    """Two true states the seat cannot tell apart give MCTS the same distribution of inputs:
+    with the sample fixed, the decision is the same whatever the true hidden cards are."""
+    state = _midgame(11)
+    seat = state.to_move
+    assert isinstance(seat, int)
+    other = state.resample(seat, random.Random(99))  # another truth, same information for seat
+    sample = state.resample(seat, random.Random(7))
+    turn_a = Turn(seat, state.view(seat), state.legal_actions(seat), sample)
+    turn_b = Turn(seat, other.view(seat), other.legal_actions(seat), sample)
+    a = MCTSAgent(iterations=200, seed=3).act(turn_a)
+    b = MCTSAgent(iterations=200, seed=3).act(turn_b)
+    assert a == b
+
+
+def test_mcts_is_reproducible_with_a_seed() -> None:
+    game = spielwerk.load("witches")
+    records = []
+    for _ in range(2):
+        agents = [MCTSAgent(iterations=40, seed=i) for i in range(3)]
+        records.append(play_game(game, agents, seed=4).to_record())
+    assert records[0] == records[1]
+
+
+def test_mcts_time_budget_is_respected_roughly() -> None:
+    state = _midgame(2)
+    seat = state.to_move
+    assert isinstance(seat, int)
+    agent = MCTSAgent(iterations=None, seconds=0.05, seed=0)
+    agent.act(make_turn(state, seat, True, random.Random(0)))
+    assert agent.last_iterations >= 1
+
+
+def test_mcts_takes_a_forced_move_without_searching() -> None:
+    agent = MCTSAgent(iterations=10_000, seed=0)
+    state = _midgame(3)
+    seat = state.to_move
+    assert isinstance(seat, int)
+    action = state.legal_actions(seat)[0]
+    turn = Turn(seat, state.view(seat), [action], state.resample(seat, random.Random(0)))
+    assert agent.act(turn) == action
+    assert agent.last_iterations == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("alphazero", "unknown seat"),
+        ("mcts:0", "bad MCTS budget"),
+        ("mcts:-2s", "bad MCTS budget"),
+        ("mcts:lots", "bad MCTS budget"),
+        ("random:5", "unknown seat"),
+    ],
+)
+def test_bad_seat_specs_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec, "witches")
+
+
+def test_strength_order_heuristic_beats_random_heads_up() -> None:
+    """Over 40 two-player games with seat rotation the heuristic wins clearly more than half."""
+    heuristic, rnd = run_tournament("witches", ["heuristic", "random"], games=40, seed=100)
+    assert heuristic.win_rate > 0.8 > rnd.win_rate
+
+
+def test_strength_order_mcts_heuristic_random_at_four_players() -> None:
+    """With a small budget MCTS already wins more than the heuristic, and the heuristic more than
+    the random seats, over 8 rotated four-player games (the line-up of docs/agents.md)."""
+    stats = run_tournament("witches", ["mcts:200", "heuristic", "random", "random"], 8, seed=200)
+    mcts, heuristic, random_a, random_b = (s.win_rate for s in stats)
+    assert mcts > heuristic >= max(random_a, random_b)
+    assert stats[0].mean_score > stats[1].mean_score > max(s.mean_score for s in stats[2:])
