@@ -272,6 +272,9 @@ def play(
     try:
         state = play_game(loaded, agents, seed=seed, on_step=narrator.on_step)
     except GameAbandoned as stop:
+        if stop.by_choice:  # quitting is a normal way to leave, not an error
+            console.print(f"{escape(str(stop))}: the game is left unfinished.")
+            raise typer.Exit(0) from None
         _fail(str(stop), EXIT_ABANDONED, label="game abandoned")
     except KeyboardInterrupt:
         _fail("interrupted", 130, label="game abandoned")

@@ -24,7 +24,11 @@ QUIT_WORDS = frozenset({"q", "quit", "exit"})
 
 
 class GameAbandoned(Exception):
-    """The human stopped the game (end of input or `q`)."""
+    """The human stopped the game: by choice (`q`) or because input ended."""
+
+    def __init__(self, message: str, by_choice: bool = False) -> None:
+        super().__init__(message)
+        self.by_choice = by_choice
 
 
 class Narrator:
@@ -163,7 +167,7 @@ class HumanAgent(Agent):
                 raise GameAbandoned("input ended before the game did") from None
             answer = answer.strip()
             if answer.lower() in QUIT_WORDS:
-                raise GameAbandoned(f"seat {seat} quit")
+                raise GameAbandoned(f"seat {seat} quit", by_choice=True)
             if answer.isdigit() and 1 <= int(answer) <= count:
                 return int(answer)
             self.console.print(

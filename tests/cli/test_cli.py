@@ -287,6 +287,14 @@ def test_end_of_input_abandons_cleanly() -> None:
     assert "Traceback" not in result.stdout
 
 
+def test_quitting_on_purpose_is_not_an_error() -> None:
+    """Typing q at the prompt leaves the game with exit code 0 and says so."""
+    result = run(["play", "witches", "--players", "human,random", "--seed", "1"], input="q\n")
+    assert result.exit_code == 0
+    assert "seat 0 quit: the game is left unfinished." in result.stdout
+    assert result.stderr == ""
+
+
 # ---------------------------------------------------------------------- the console script
 @pytest.mark.skipif(not SCRIPT.exists(), reason="the console script is not installed")
 def test_console_script_with_piped_stdin_and_usage_errors() -> None:
