@@ -745,7 +745,8 @@ def _texts(state: State, seat: int) -> list[str]:
 def check_no_leak(state: State, rng: random.Random) -> None:
     """For each seat p (and the spectator, None): a `resample(p, rng)` gives p the same view,
     the same legal actions and the same action texts, keeps the public view, leaves the
-    original untouched, and its own record replays."""
+    original untouched, depends on nothing p does not know (resampling the resample with the
+    same RNG state gives the same state), and its own record replays."""
     where = _where(state)
     before = fingerprint(state)
     public = state.view(None)
@@ -782,6 +783,15 @@ def check_no_leak(state: State, rng: random.Random) -> None:
             + _view_diff(public, sample.view(None))
         )
     for viewer, sample in samples:
+        # A resample may depend only on what the viewer knows: resampling `sample` (which the
+        # viewer cannot tell from the truth) must give exactly what resampling the truth gives.
+        seed = rng.randrange(2**32)
+        from_truth = fingerprint(state.resample(viewer, random.Random(seed)))
+        from_sample = fingerprint(sample.resample(viewer, random.Random(seed)))
+        assert from_truth == from_sample, (
+            f"{where} resample({viewer}) depends on more than seat {viewer} knows:\n"
+            f"{fingerprint_diff(from_truth, from_sample)}"
+        )
         rebuilt = replay(json.loads(json.dumps(sample.to_record())))
         a, b = fingerprint(sample), fingerprint(rebuilt)
         assert a == b, (

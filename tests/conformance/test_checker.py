@@ -135,6 +135,41 @@ def test_no_leak_catches_action_texts_that_reveal_hidden_cards() -> None:
         check_no_leak(in_play(game_with(LeakyActions)), random.Random(1))
 
 
+class PeekingResample(WitchesState):
+    """Re-deals unseen cards by a permutation of the *true* cards, keeping the true order of
+    draws: fair in distribution, but the sample is a function of the hidden truth."""
+
+    __slots__ = ()
+
+    def resample(self, player: int | None, rng: random.Random) -> PeekingResample:
+        unseen = list(self.pool)
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                unseen.extend(c for c in hand if c not in self.known[q])
+        shuffled = unseen.copy()
+        rng.shuffle(shuffled)
+        swap = dict(zip(unseen, shuffled, strict=True))
+        new = self.clone()
+        new.seed = rng.randrange(2**31)
+        new.pool = sorted(swap[c] for c in self.pool)
+        for q, hand in enumerate(self.hands):
+            if q != player:
+                new.hands[q] = sorted(swap.get(c, c) for c in hand)
+        draw = 2 * 54 + 1
+        new.history = [
+            (a, draw + swap.get(i - draw, i - draw)) if a == CHANCE else (a, i)
+            for a, i in self.history
+        ]
+        return new
+
+
+def test_no_leak_catches_a_resample_that_depends_on_the_hidden_truth() -> None:
+    """Such a sample passes every view comparison, but resampling it differs from resampling
+    the truth with the same RNG state: the check sees the dependence."""
+    with pytest.raises(AssertionError, match="depends on more than seat"):
+        check_no_leak(in_play(game_with(PeekingResample)), random.Random(1))
+
+
 class SharedClone(WitchesState):
     """clone() forgets to copy the hands."""
 

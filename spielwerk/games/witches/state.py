@@ -8,6 +8,7 @@ hidden order to keep: it is the pool of cards nobody has seen.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
@@ -30,8 +31,10 @@ class WitchesState(State):
     __slots__ = (
         "captured",
         "dealt",
+        "draw_slots",
         "end_phase",
         "hands",
+        "hidden_plays",
         "known",
         "leader",
         "phase",
@@ -49,7 +52,7 @@ class WitchesState(State):
 
     def __init__(self, game: WitchesGame, num_players: int, seed: int) -> None:
         super().__init__(game, num_players, seed)
-        self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        self.hands: list[list[int]] = [[] for _ in range(num_players)]  # each kept sorted
         # Cards in a hand that everybody saw arrive (taken face up from the trump pile).
         self.known: list[list[int]] = [[] for _ in range(num_players)]
         self.pool: list[int] = list(range(NUM_CARDS))  # the face-down draw pile, unordered
@@ -66,6 +69,11 @@ class WitchesState(State):
         self.end_phase = False
         # Completed tricks, public: (players in order, cards in order, winner, new trump or -1).
         self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int, int]] = []
+        # Public facts about hidden cards, per seat (for `resample`): the history indices at
+        # which the seat drew face down, and (history index, card) of each card it played that
+        # had come face down. Tuples, so that clones share them.
+        self.draw_slots: list[tuple[int, ...]] = [() for _ in range(num_players)]
+        self.hidden_plays: list[tuple[tuple[int, int], ...]] = [() for _ in range(num_players)]
         self.to_move = CHANCE
 
     # ------------------------------------------------------------------ legal actions
@@ -104,7 +112,7 @@ class WitchesState(State):
         phase = self.phase
         if phase == DEAL:
             # Set-up: 6 cards to each player, one at a time round the table. [seed]
-            self.hands[self.dealt % self.num_players].append(card)
+            self._receive_face_down(self.dealt % self.num_players, card)
             self.dealt += 1
             if self.dealt == PARAMS.hand_size * self.num_players:
                 self.phase = TURN_UP
@@ -113,8 +121,12 @@ class WitchesState(State):
             self.trump_pile.append(card)
             self._start_trick(int(self.game.options["start_player"]))
         else:
-            self.hands[self.refill_queue.pop(0)].append(card)
+            self._receive_face_down(self.refill_queue.pop(0), card)
             self._continue_refill()
+
+    def _receive_face_down(self, player: int, card: int) -> None:
+        insort(self.hands[player], card)
+        self.draw_slots[player] += (len(self.history),)
 
     def _start_trick(self, first: int) -> None:
         """`first` leads, or the next player clockwise who still has cards. [design]"""
@@ -136,6 +148,8 @@ class WitchesState(State):
         known = self.known[player]
         if card in known:
             known.remove(card)
+        else:
+            self.hidden_plays[player] += ((len(self.history), card),)
         trick = self.trick_cards
         trick.append(card)
         if len(trick) < len(self.trick_order):
@@ -209,7 +223,7 @@ class WitchesState(State):
             # Its last card is never taken: that player draws nothing. [design]
             if len(self.trump_pile) > 1:
                 card = self.trump_pile.pop()
-                self.hands[player].append(card)
+                insort(self.hands[player], card)
                 self.known[player].append(card)
         if not self.pool:
             self.end_phase = True  # the last card was drawn: from now on nobody draws [seed]
@@ -238,36 +252,47 @@ class WitchesState(State):
         new.refill_queue = self.refill_queue.copy()
         new.end_phase = self.end_phase
         new.tricks = self.tricks.copy()
+        new.draw_slots = self.draw_slots.copy()
+        new.hidden_plays = self.hidden_plays.copy()
         return new
 
     def resample(self, player: int | None, rng: random.Random) -> Self:
-        """Deal the cards `player` has not seen afresh among the places they could be.
+        """Deal everything `player` has not seen afresh, history included.
 
-        Unseen cards are those in the pile and in other hands, except cards taken face up from
-        the trump pile. A uniformly random permutation of them, applied to the state and to
-        the history of hidden draws, gives every consistent state the same chance and a
-        history that still replays.
+        Unseen are the pile and the cards other seats drew face down and still hold. For each
+        other seat, the cards it played from face-down draws are matched to its earlier draws
+        by a uniformly random consistent matching (when it drew them is hidden too); the unseen
+        cards are then dealt uniformly to its remaining draws and the pile. Only what `player`
+        knows enters the computation, so two states that seat cannot tell apart give the same
+        sample for the same `rng` state, and the sample's history replays to it.
         """
-        hidden = list(self.pool)
+        unseen = list(self.pool)
         for q, hand in enumerate(self.hands):
             if q != player:
                 known = self.known[q]
-                hidden.extend(c for c in hand if c not in known)
-        shuffled = hidden.copy()
-        rng.shuffle(shuffled)
-        swap = dict(zip(hidden, shuffled, strict=True))
+                unseen.extend(c for c in hand if c not in known)
+        unseen.sort()
+        rng.shuffle(unseen)
+        deal = iter(unseen)
         new = self.clone()
         new.seed = rng.randrange(2**31)  # the true seed would predict the real draws
-        # The pool is kept in card order (as replaying the history leaves it), so the sample
-        # is exactly the state its own history rebuilds.
-        new.pool = sorted(swap[c] for c in self.pool)
-        for q, hand in enumerate(self.hands):
-            if q != player:
-                new.hands[q] = [swap.get(c, c) for c in hand]
-        new.history = [
-            (actor, DRAW + swap.get(aid - DRAW, aid - DRAW)) if actor == CHANCE else (actor, aid)
-            for actor, aid in self.history
-        ]
+        history = new.history
+        for q in range(self.num_players):
+            if q == player:
+                continue
+            free = list(self.draw_slots[q])
+            for when, card in self.hidden_plays[q]:  # in the order they were played
+                earlier = [slot for slot in free if slot < when]
+                slot = earlier[rng.randrange(len(earlier))]
+                free.remove(slot)
+                history[slot] = (CHANCE, DRAW + card)
+            held = []
+            for slot in free:
+                card = next(deal)
+                history[slot] = (CHANCE, DRAW + card)
+                held.append(card)
+            new.hands[q] = sorted(self.known[q] + held)
+        new.pool = sorted(deal)  # the pile is unordered; replay leaves it in card order
         return new
 
     # ------------------------------------------------------------------ outcome
