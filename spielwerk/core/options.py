@@ -54,10 +54,6 @@ class OptionSpec:
         except ValueError:
             raise OptionError(f"option {self.name!r} takes an integer; got {text!r}") from None
 
-    def describe(self) -> str:
-        allowed = f" (one of: {', '.join(map(str, self.choices))})" if self.choices else ""
-        return f"{self.name}={self.default}{allowed}: {self.help}"
-
 
 def resolve_options(
     specs: tuple[OptionSpec, ...], given: Mapping[str, Any]
