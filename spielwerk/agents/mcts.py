@@ -66,12 +66,11 @@ class MCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         root = self.search(turn)
-        by_id = {a.id: a for a in legal}
-        best = max(
-            (a for a in root.children if isinstance(a, int) and a in by_id),
-            key=lambda a: (root.children[a].visits, root.children[a].total),
-        )
-        return by_id[best]
+        simultaneous = turn.sample is not None and isinstance(turn.sample.to_move, frozenset)
+        children = root.children
+        keyed = [(((turn.player, a.id),) if simultaneous else a.id, a) for a in legal]
+        visited = [(children[key], action) for key, action in keyed if key in children]
+        return max(visited, key=lambda pair: (pair[0].visits, pair[0].total))[1]
 
     def search(self, turn: Turn) -> Node:
         root = Node()
