@@ -53,8 +53,20 @@ def _witches() -> GameText:
     )
 
 
+def _inkheart_dice() -> GameText:
+    from spielwerk.games.inkheart_dice import render
+
+    return GameText(
+        render_view=render.render,
+        markup=render.colourise,
+        setup=render.render_setup,
+        rules=render.RULES,
+    )
+
+
 RENDERERS: dict[str, Callable[[], GameText]] = {
     "witches": _witches,
+    "inkheart_dice": _inkheart_dice,
 }
 
 
