@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
+from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.inkheart_dice.actions import (
     DRAW,
@@ -326,17 +327,13 @@ class InkheartDiceState(State):
         return [best_score(cards)[0] for cards in self.safe]
 
     def winners(self) -> list[int]:
-        scores = self.scores()
-        best = max(scores)
-        return [p for p, s in enumerate(scores) if s == best]
+        return top_scorers(self.scores())
 
     def returns(self) -> list[float]:
         """1 shared equally among the winners, 0 for the others. [design: equal scores share]"""
         if self.to_move != TERMINAL:
             return [0.0] * self.num_players
-        winners = self.winners()
-        share = 1.0 / len(winners)
-        return [share if p in winners else 0.0 for p in range(self.num_players)]
+        return shared_win_returns(self.scores())
 
     def scoring(self, player: int) -> dict[str, Any]:
         """How `player`'s score comes about: both castle-card options and the one taken."""

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
+from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.witches.actions import CHANGE_TRUMP, DRAW, KEEP_TRUMP, NUM_CARDS
 from spielwerk.games.witches.params import PARAMS
@@ -297,16 +298,13 @@ class WitchesState(State):
 
     # ------------------------------------------------------------------ outcome
     def winners(self) -> list[int]:
-        best = max(self.scores)
-        return [p for p, s in enumerate(self.scores) if s == best]
+        return top_scorers(self.scores)
 
     def returns(self) -> list[float]:
         """1 shared equally among the winners, 0 for the others. [design: equal totals share]"""
         if self.to_move != TERMINAL:
             return [0.0] * self.num_players
-        winners = self.winners()
-        share = 1.0 / len(winners)
-        return [share if p in winners else 0.0 for p in range(self.num_players)]
+        return shared_win_returns(self.scores)
 
     def result(self) -> dict[str, Any]:
         if self.to_move != TERMINAL:
