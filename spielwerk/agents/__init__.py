@@ -13,6 +13,14 @@ from spielwerk.agents.random_agent import RandomAgent
 
 AGENT_KINDS = ("random", "heuristic", "mcts")
 
+MCTS_TUNING: dict[str, dict[str, float]] = {
+    # Tintenherz: a fifth of random 3-player games end with every score 0, so the win alone
+    # tells rollouts apart poorly; adding 0.02 x score lifts MCTS(1000) from 0.485 to 0.547
+    # against the heuristic (docs/games/inkheart_dice.md).
+    "inkheart_dice": {"score_weight": 0.02},
+}
+"""Per-game MCTS settings measured to play better than the generic defaults."""
+
 
 class AgentSpecError(ValueError):
     """A seat spec that names no agent or gives a bad budget."""
@@ -28,25 +36,25 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
             raise AgentSpecError(f"there is no heuristic bot for {game_name} yet")
         return HEURISTICS[game_name](seed)
     if kind == "mcts":
-        return _mcts(budget, seed)
+        return _mcts(budget, seed, MCTS_TUNING.get(game_name, {}))
     raise AgentSpecError(
         f"unknown seat {spec!r}: use random, heuristic, mcts, mcts:ITERATIONS or mcts:SECONDSs"
     )
 
 
-def _mcts(budget: str, seed: int | None) -> MCTSAgent:
+def _mcts(budget: str, seed: int | None, tuning: dict[str, float]) -> MCTSAgent:
     if not budget:
-        return MCTSAgent(iterations=1000, seed=seed)
+        return MCTSAgent(iterations=1000, seed=seed, **tuning)
     try:
         if budget.endswith("s"):
             seconds = float(budget[:-1])
             if not seconds > 0:
                 raise ValueError
-            return MCTSAgent(iterations=None, seconds=seconds, seed=seed)
+            return MCTSAgent(iterations=None, seconds=seconds, seed=seed, **tuning)
         iterations = int(budget)
         if iterations < 1:
             raise ValueError
-        return MCTSAgent(iterations=iterations, seed=seed)
+        return MCTSAgent(iterations=iterations, seed=seed, **tuning)
     except ValueError:
         raise AgentSpecError(
             f"bad MCTS budget {budget!r}: give iterations (mcts:500) or seconds (mcts:2s)"
@@ -55,6 +63,7 @@ def _mcts(budget: str, seed: int | None) -> MCTSAgent:
 
 __all__ = [
     "AGENT_KINDS",
+    "MCTS_TUNING",
     "Agent",
     "AgentSpecError",
     "MCTSAgent",

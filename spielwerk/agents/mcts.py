@@ -48,6 +48,7 @@ class MCTSAgent(Agent):
         seconds: float | None = None,
         exploration: float = 0.7,
         seed: int | None = None,
+        score_weight: float = 0.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations or seconds")
@@ -58,6 +59,10 @@ class MCTSAgent(Agent):
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        # Value of a finished rollout for a seat: its return plus score_weight x its score
+        # (from `result()["scores"]`). Where most random games end in near-draws, the score
+        # says which line of play was better when the win alone does not.
+        self.score_weight = score_weight
         self.rng = random.Random(seed)
         self.last_iterations = 0
 
@@ -177,7 +182,7 @@ class MCTSAgent(Agent):
         while True:
             to_move = state.to_move
             if to_move == TERMINAL:
-                return state.returns()
+                return self._value(state)
             if to_move == CHANCE:
                 state.apply_trusted(state.sample_chance_id(rng), CHANCE)
             elif isinstance(to_move, frozenset):
@@ -187,3 +192,11 @@ class MCTSAgent(Agent):
             else:
                 legal = state.legal_ids(to_move)
                 state.apply_trusted(legal[int(rng.random() * len(legal))], to_move)
+
+    def _value(self, state: State) -> list[float]:
+        returns = state.returns()
+        if not self.score_weight:
+            return returns
+        weight = self.score_weight
+        scores = state.result()["scores"]
+        return [r + weight * float(s) for r, s in zip(returns, scores, strict=True)]

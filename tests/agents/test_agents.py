@@ -137,3 +137,18 @@ def test_strength_order_mcts_beats_heuristic_and_random_at_four_players() -> Non
     )
     assert mcts.win_rate > max(o.win_rate for o in others)
     assert mcts.mean_score > max(o.mean_score for o in others)
+
+
+def test_mcts_tuning_applies_per_game_and_adds_the_weighted_score() -> None:
+    """`mcts` seats on Tintenherz value a finished rollout by win share + 0.02 x score; other
+    games by the win share alone."""
+    tuned = make_agent("mcts:10", "inkheart_dice", seed=0)
+    plain = make_agent("mcts:10", "witches", seed=0)
+    assert isinstance(tuned, MCTSAgent) and isinstance(plain, MCTSAgent)
+    assert tuned.score_weight == 0.02 and plain.score_weight == 0.0
+    game = spielwerk.load("witches")
+    final = play_game(game, [make_agent("random", "witches", seed=i) for i in range(3)], seed=8)
+    scores, returns = final.result()["scores"], final.returns()
+    weighted = MCTSAgent(iterations=1, score_weight=0.5)._value(final)
+    assert weighted == [r + 0.5 * s for r, s in zip(returns, scores, strict=True)]
+    assert plain._value(final) == returns
