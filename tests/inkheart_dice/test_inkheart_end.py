@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from inkheart_table import (
+    ALL_CARDS,
     dice_for,
     end_turn,
     legal,
@@ -25,24 +26,7 @@ from inkheart_table import (
 import spielwerk
 from spielwerk.core.state import State
 
-ORDER = (
-    "Darius",
-    "Gwin",
-    "Elinor",
-    "Farid",
-    "Staubfinger",
-    "Fenoglio",
-    "Resa",
-    "Mo",
-    "Meggie",
-    "Zauberzunge",
-    "Fulvio",
-    "Cockerell",
-    "Basta",
-    "Flachnase",
-    "Mortola",
-    "Capricorn",
-)
+ORDER = ALL_CARDS  # the pile order these tests deal: positives +1..+10, then -1..-6
 
 
 def twelve_takes() -> State:
