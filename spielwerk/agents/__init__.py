@@ -7,7 +7,7 @@ A seat spec is `random`, `heuristic`, `mcts` (1000 iterations), `mcts:500` (iter
 from __future__ import annotations
 
 from spielwerk.agents.base import Agent, Turn
-from spielwerk.agents.heuristics import HEURISTICS
+from spielwerk.agents.heuristics import heuristic_factory
 from spielwerk.agents.mcts import MCTSAgent
 from spielwerk.agents.random_agent import RandomAgent
 
@@ -32,9 +32,10 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     if kind == "random" and not budget:
         return RandomAgent(seed)
     if kind == "heuristic" and not budget:
-        if game_name not in HEURISTICS:
+        factory = heuristic_factory(game_name)
+        if factory is None:
             raise AgentSpecError(f"there is no heuristic bot for {game_name} yet")
-        return HEURISTICS[game_name](seed)
+        return factory(seed)
     if kind == "mcts":
         return _mcts(budget, seed, MCTS_TUNING.get(game_name, {}))
     raise AgentSpecError(

@@ -6,6 +6,7 @@ as pretty JSON and their action descriptions as plain text.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -41,36 +42,24 @@ def render_json(view: View) -> str:
 GENERIC = GameText(render_view=render_json, markup=escape)
 
 
-def _witches() -> GameText:
-    from spielwerk.games.witches import render
-
-    return GameText(
-        render_view=render.render,
-        markup=render.colourise,
-        setup=render.render_setup,
-        changes=render.render_changes,
-        rules=render.RULES,
-    )
-
-
-def _inkheart_dice() -> GameText:
-    from spielwerk.games.inkheart_dice import render
-
-    return GameText(
-        render_view=render.render,
-        markup=render.colourise,
-        setup=render.render_setup,
-        rules=render.RULES,
-    )
-
-
-RENDERERS: dict[str, Callable[[], GameText]] = {
-    "witches": _witches,
-    "inkheart_dice": _inkheart_dice,
+RENDER_MODULES: dict[str, str] = {
+    "witches": "spielwerk.games.witches.render",
+    "inkheart_dice": "spielwerk.games.inkheart_dice.render",
 }
+"""Game name -> its text module: `render(view)`, `colourise(text)` and `RULES` required;
+`render_setup(view)` and `render_changes(before, after)` used when present."""
 
 
 def game_text(name: str) -> GameText:
     """The terminal text of game `name` (the generic fallback if it has none)."""
-    factory = RENDERERS.get(name)
-    return factory() if factory is not None else GENERIC
+    path = RENDER_MODULES.get(name)
+    if path is None:
+        return GENERIC
+    module = importlib.import_module(path)
+    return GameText(
+        render_view=module.render,
+        markup=module.colourise,
+        setup=getattr(module, "render_setup", None),
+        changes=getattr(module, "render_changes", None),
+        rules=module.RULES,
+    )

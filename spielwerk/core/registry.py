@@ -1,8 +1,13 @@
 """Which games exist: the built-in ones and third-party ones from the entry-point group
-`spielwerk.games` (a value naming a Game subclass)."""
+`spielwerk.games` (a value naming a Game subclass).
+
+A game's module is imported only when that game is loaded, so listing names is cheap and one
+game's import never costs (or breaks) another's.
+"""
 
 from __future__ import annotations
 
+import importlib
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
@@ -14,25 +19,34 @@ ENTRY_POINT_GROUP = "spielwerk.games"
 
 
 @cache
-def _registry() -> dict[str, type[Game]]:
+def _registry() -> dict[str, type[Game] | str]:
+    """Game name -> its class, or "module:Class" still to import."""
     # Built-ins are listed directly so that a source checkout works without installation.
     from spielwerk.games import BUILTIN_GAMES
 
-    games: dict[str, type[Game]] = {cls.name: cls for cls in BUILTIN_GAMES}
+    games: dict[str, type[Game] | str] = dict(BUILTIN_GAMES)
     for entry in entry_points(group=ENTRY_POINT_GROUP):
-        if entry.name in games:
-            continue
-        cls = entry.load()
-        if isinstance(cls, type) and issubclass(cls, Game):
-            games[cls.name] = cls
+        games.setdefault(entry.name, entry.value)
     return games
+
+
+def import_object(path: str) -> Any:
+    """The object "package.module:Name" names."""
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def game_class(name: str) -> type[Game]:
     games = _registry()
     if name not in games:
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(sorted(games))})")
-    return games[name]
+    source = games[name]
+    if isinstance(source, str):
+        cls = import_object(source)
+        if not (isinstance(cls, type) and issubclass(cls, Game)) or cls.name != name:
+            raise UnknownGame(f"{source!r} registered as {name!r} is not that game's Game class")
+        games[name] = source = cls
+    return source
 
 
 def list_games() -> list[str]:

@@ -1,7 +1,8 @@
 """The games. Each package holds its rules, its component data (TOML) and its text rendering;
 rules import nothing above `spielwerk.core`."""
 
-from spielwerk.games.inkheart_dice import InkheartDiceGame
-from spielwerk.games.witches import WitchesGame
-
-BUILTIN_GAMES = (WitchesGame, InkheartDiceGame)
+BUILTIN_GAMES: dict[str, str] = {
+    "witches": "spielwerk.games.witches:WitchesGame",
+    "inkheart_dice": "spielwerk.games.inkheart_dice:InkheartDiceGame",
+}
+"""Game name -> "module:Class", imported when the game is first loaded."""

@@ -68,12 +68,14 @@ def play_one(
     state = play_game(game, agents, seed=game_seed)
     result = state.result()
     winners = result["winners"]
+    # A cooperative game's seats win or lose together: each winner scores a whole win.
+    share = 1.0 if result.get("cooperative") else 1.0 / max(len(winners), 1)
     shares = [0.0] * n
     scores = [0.0] * n
     for seat, entry in enumerate(entry_at_seat):
         scores[entry] = float(result["scores"][seat])
         if seat in winners:
-            shares[entry] = 1.0 / len(winners)
+            shares[entry] = share
     return GameOutcome(tuple(shares), tuple(scores))
 
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 import spielwerk
 from spielwerk.agents import make_agent
 from spielwerk.agents.base import make_turn
-from spielwerk.agents.heuristics import HEURISTICS
+from spielwerk.agents.heuristics.inkheart_dice import InkheartDiceHeuristic
 from spielwerk.cli.main import app
 from spielwerk.cli.renderers import game_text
 from spielwerk.core.state import State
@@ -19,14 +19,13 @@ from spielwerk.sim.tournament import run_tournament
 
 
 def choice(state: State) -> dict[str, object]:
-    bot = HEURISTICS["inkheart_dice"](0)
+    bot = InkheartDiceHeuristic(0)
     player = state.to_move
     assert isinstance(player, int)
     return bot.act(make_turn(state, player, False, random.Random(0))).to_json()
 
 
 def test_heuristic_is_registered() -> None:
-    assert "inkheart_dice" in HEURISTICS
     assert make_agent("heuristic", "inkheart_dice").name == "heuristic"
 
 

@@ -1,14 +1,20 @@
-"""Per-game heuristic bots, by game name."""
+"""Per-game heuristic bots, by game name ("module:Class", imported when first asked for)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from spielwerk.agents.base import Agent
-from spielwerk.agents.heuristics.inkheart_dice import InkheartDiceHeuristic
-from spielwerk.agents.heuristics.witches import WitchesHeuristic
+from spielwerk.core.registry import import_object
 
-HEURISTICS: dict[str, Callable[[int | None], Agent]] = {
-    "witches": WitchesHeuristic,
-    "inkheart_dice": InkheartDiceHeuristic,
+HEURISTICS: dict[str, str] = {
+    "witches": "spielwerk.agents.heuristics.witches:WitchesHeuristic",
+    "inkheart_dice": "spielwerk.agents.heuristics.inkheart_dice:InkheartDiceHeuristic",
 }
+
+
+def heuristic_factory(game_name: str) -> Callable[[int | None], Agent] | None:
+    """The heuristic bot class of `game_name` (called with a seed), or None if it has none."""
+    path = HEURISTICS.get(game_name)
+    return None if path is None else cast(Callable[[int | None], Agent], import_object(path))
