@@ -1,4 +1,4 @@
-"""The `spielwerk` command: list, rules, play, replay.
+"""The `spielwerk` command: list, rules, play, replay, simulate.
 
 Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
 end with exactly one line on stderr and exit code 2, never a traceback.
@@ -30,6 +30,8 @@ from spielwerk.core.options import OptionSpec
 from spielwerk.core.registry import game_class
 from spielwerk.core.state import State
 from spielwerk.sim.match import play_game
+from spielwerk.sim.plan import parse_vary, plan_games
+from spielwerk.sim.runner import BACKENDS
 
 EXIT_USAGE = 2
 """Exit code of every mistake on the command line."""
@@ -305,6 +307,85 @@ def replay(
         print_result(console, state)
     else:
         console.print("The record ends before the game does.")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            help="comma-separated bot seats: random, heuristic, mcts, mcts:N, mcts:Ts",
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="games per variant (rounded up to whole deals)")
+    ] = 100,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="game option key=value (repeatable)"),
+    ] = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(help="compare option values: key=v1,v2 (repeatable: every combination)"),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="seed of the first deal")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="local worker processes")] = 1,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray")] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: a local Ray instance)")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="directory for results.csv, summary.json, PNG plots and report.html"),
+    ] = None,
+) -> None:
+    """Play many bot games with seat rotation and duplicate deals; report win rates with
+    intervals, seat effects, score distributions and game length."""
+    from spielwerk.cli.simulate import print_summary, run_with_progress
+    from spielwerk.sim.report import write_outputs
+    from spielwerk.sim.stats import summarise
+
+    with _user_errors():
+        loaded = spielwerk.load(game, **parse_options(option or []))
+        specs = parse_players(players, loaded)
+        if HUMAN in specs:
+            raise UsageProblem("simulate plays bots only: a seat cannot be human")
+        if jobs < 1:
+            raise UsageProblem(f"--jobs must be at least 1, not {jobs}")
+        if backend not in BACKENDS:
+            raise UsageProblem(f"unknown --backend {backend!r}: use {' or '.join(BACKENDS)}")
+        if ray_address is not None and backend != "ray":
+            raise UsageProblem("--ray-address needs --backend ray")
+        if out is not None and out.exists() and not out.is_dir():
+            raise UsageProblem(f"--out {str(out)!r} exists and is not a directory")
+        plan = plan_games(
+            game, specs, games, seed, parse_options(option or []), parse_vary(vary or [])
+        )
+    console = _console()
+    console.print(
+        f"[bold]{escape(loaded.title)}[/bold]: {len(plan)} games "
+        f"({len(plan) // len(specs)} deals x {len(specs)} seat rotations), "
+        f"line-up {escape(', '.join(specs))}, seed {seed}, "
+        + (
+            f"backend ray{' at ' + escape(ray_address) if ray_address else ''}"
+            if backend == "ray"
+            else f"{jobs} job{'s' if jobs > 1 else ''}"
+        )
+    )
+    with _user_errors():
+        result = run_with_progress(plan, jobs, backend, ray_address, Console(stderr=True))
+    summary = summarise(result, game, specs, seed)
+    if summary["variants"]:
+        print_summary(console, summary)
+    if out is not None and result.rows:
+        with _user_errors():
+            written = write_outputs(out, summary, result.rows)
+        console.print(f"Written to {escape(str(out))}: " + ", ".join(p.name for p in written))
+    if result.interrupted:
+        _fail(f"interrupted after {len(result.rows)} of {len(plan)} games", 130, "stopped")
 
 
 # ---------------------------------------------------------------------- entry point

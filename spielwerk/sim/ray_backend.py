@@ -1,0 +1,53 @@
+"""Games as Ray tasks (`--backend ray`; needs the `ray` extra).
+
+Without an address, Ray starts a local instance for the run and stops it afterwards; with
+`--ray-address` (e.g. `ray://head:10001` or `auto`) the chunks go to that cluster, whose nodes
+must have spielwerk installed. Ray does the distribution; this module only chunks the games and
+collects results as they finish.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spielwerk.core.errors import SpielwerkError
+from spielwerk.sim.plan import GameSpec
+from spielwerk.sim.runner import GameRow, Progress, chunked, play_chunk
+
+
+def run_ray(
+    specs: Sequence[GameSpec], address: str | None, progress: Progress | None
+) -> tuple[list[GameRow], bool]:
+    try:
+        import ray
+    except ImportError:
+        raise SpielwerkError("the ray backend needs Ray: pip install 'spielwerk[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+        )
+    rows: list[GameRow] = []
+    try:
+        remote_chunk = ray.remote(play_chunk)
+        resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        workers = max(1, int(resources.get("CPU", 1)))
+        pending = [remote_chunk.remote(chunk) for chunk in chunked(specs, workers)]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for chunk_rows in ray.get(done):
+                    rows.extend(chunk_rows)
+                    if progress is not None:
+                        progress(len(chunk_rows))
+        except KeyboardInterrupt:
+            for ref in pending:
+                ray.cancel(ref)
+            return rows, True
+        return rows, False
+    finally:
+        if started_here:
+            ray.shutdown()

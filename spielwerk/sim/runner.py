@@ -1,0 +1,154 @@
+"""Playing the planned games: in this process, in local worker processes, or as Ray tasks.
+
+Games are sent in chunks (a random game can take well under a millisecond, a task's overhead
+more); each game's result depends on its GameSpec alone, and results come back sorted by game
+index, so every backend and job count gives identical results. Ctrl-C cancels the games not yet
+started, lets running chunks finish, and returns what finished.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+
+from spielwerk.agents import make_agent
+from spielwerk.core.registry import load
+from spielwerk.core.state import CHANCE
+from spielwerk.sim.match import play_game
+from spielwerk.sim.plan import GameSpec
+
+BACKENDS = ("local", "ray")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """The outcome of one game, per seat (index = seat)."""
+
+    spec: GameSpec
+    scores: tuple[float, ...]
+    win_shares: tuple[float, ...]
+    """1 split among the winners; a cooperative game gives every winner a whole 1."""
+    decisions: int
+    """Player actions (chance steps not counted)."""
+    steps: int
+    """All actions, chance steps included."""
+    cooperative: bool
+
+
+@dataclass
+class RunResult:
+    rows: list[GameRow]
+    planned: int
+    interrupted: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return not self.interrupted and len(self.rows) == self.planned
+
+
+Progress = Callable[[int], None]
+"""Called with the number of games just finished."""
+
+
+def play_spec(spec: GameSpec) -> GameRow:
+    """Play one planned game."""
+    game = load(spec.game, **dict(spec.variant.options))
+    agents = [
+        make_agent(spec.lineup[spec.entry_at(seat)], spec.game, seed=spec.agent_seed(seat))
+        for seat in range(len(spec.lineup))
+    ]
+    state = play_game(game, agents, seed=spec.seed)
+    result = state.result()
+    winners = set(result["winners"])
+    cooperative = bool(result.get("cooperative"))
+    share = 1.0 if cooperative else 1.0 / max(len(winners), 1)
+    seats = range(state.num_players)
+    return GameRow(
+        spec=spec,
+        scores=tuple(float(result["scores"][seat]) for seat in seats),
+        win_shares=tuple(share if seat in winners else 0.0 for seat in seats),
+        decisions=sum(actor != CHANCE for actor, _ in state.history),
+        steps=len(state.history),
+        cooperative=cooperative,
+    )
+
+
+def play_chunk(specs: Sequence[GameSpec]) -> list[GameRow]:
+    return [play_spec(spec) for spec in specs]
+
+
+def chunked(specs: Sequence[GameSpec], workers: int) -> list[list[GameSpec]]:
+    """About 16 chunks per worker: small enough for a smooth progress bar and balance."""
+    size = max(1, min(64, len(specs) // max(1, workers * 16)))
+    return [list(specs[i : i + size]) for i in range(0, len(specs), size)]
+
+
+def run(
+    specs: Sequence[GameSpec],
+    jobs: int = 1,
+    backend: str = "local",
+    ray_address: str | None = None,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Play every spec and return the rows sorted by game index."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: use {' or '.join(BACKENDS)}")
+    if backend == "ray":
+        from spielwerk.sim.ray_backend import run_ray
+
+        rows, interrupted = run_ray(specs, ray_address, progress)
+    elif jobs <= 1:
+        rows, interrupted = _run_here(specs, progress)
+    else:
+        rows, interrupted = _run_processes(specs, jobs, progress)
+    rows.sort(key=lambda row: row.spec.index)
+    return RunResult(rows, len(specs), interrupted)
+
+
+def _run_here(specs: Sequence[GameSpec], progress: Progress | None) -> tuple[list[GameRow], bool]:
+    rows: list[GameRow] = []
+    try:
+        for spec in specs:
+            rows.append(play_spec(spec))
+            if progress is not None:
+                progress(1)
+    except KeyboardInterrupt:
+        return rows, True
+    return rows, False
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches the whole process group; the parent decides what stops.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_processes(
+    specs: Sequence[GameSpec], jobs: int, progress: Progress | None
+) -> tuple[list[GameRow], bool]:
+    rows: list[GameRow] = []
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    pending: set[Future[list[GameRow]]] = {
+        pool.submit(play_chunk, chunk) for chunk in chunked(specs, jobs)
+    }
+
+    def collect(done: set[Future[list[GameRow]]]) -> None:
+        for future in done:
+            chunk_rows = future.result()
+            rows.extend(chunk_rows)
+            if progress is not None:
+                progress(len(chunk_rows))
+
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            collect(done)
+    except KeyboardInterrupt:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True)
+        collect({f for f in pending if f.done() and not f.cancelled()})
+        return rows, True
+    pool.shutdown(wait=True)
+    return rows, False
