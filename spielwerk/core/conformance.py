@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
@@ -30,7 +31,7 @@ from spielwerk.core.actions import Action
 from spielwerk.core.errors import IllegalAction
 from spielwerk.core.game import Game
 from spielwerk.core.record import replay
-from spielwerk.core.registry import load
+from spielwerk.core.registry import list_games, load
 from spielwerk.core.state import CHANCE, TERMINAL, State
 
 __all__ = [
@@ -272,6 +273,13 @@ def play_random(
     if not state.is_terminal():
         raise AssertionError(f"{_where(state)} the game did not end within {max_steps} actions")
     return state
+
+
+def games_under_test() -> list[str]:
+    """The registered games, or only those named in the environment variable
+    SPIELWERK_TEST_GAMES (comma-separated), for checking one game while others are in work."""
+    only = os.environ.get("SPIELWERK_TEST_GAMES")
+    return only.split(",") if only else list_games()
 
 
 def player_counts(game: Game) -> list[int]:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from spielwerk.core.actions import Action, ActionTable
 from spielwerk.core.errors import IllegalAction, OptionError
+from spielwerk.core.observation import ObservationLayout
 from spielwerk.core.options import OptionSpec, OptionValue, resolve_options
 from spielwerk.core.state import State
 
@@ -21,6 +22,8 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    observation_layout: ClassVar[ObservationLayout | None] = None
+    """The observation tensor's named blocks (`spielwerk.core.observation`); set by each game."""
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, OptionValue] = resolve_options(self.option_specs, options)
@@ -33,6 +36,20 @@ class Game(ABC):
     @abstractmethod
     def _new_state(self, num_players: int, seed: int) -> State:
         """The state before the first action (usually a chance node: the deal)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self  # immutable: states share it
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """Shape of `State.observation_tensor`, the same for every player count."""
+        if self.observation_layout is None:
+            raise NotImplementedError(f"{self.name} defines no observation tensor")
+        return self.observation_layout.shape
+
+    def encode_view(self, view: Mapping[str, Any]) -> list[float]:
+        """A seat's view (`State.view`) as the flat observation tensor."""
+        raise NotImplementedError(f"{self.name} defines no observation tensor")
 
     @property
     def num_distinct_actions(self) -> int:

@@ -102,7 +102,16 @@ class State(ABC):
         weights = [p for _, p in outcomes]
         return rng.choices(ids, weights)[0]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        # copy.deepcopy (used by frameworks such as OpenSpiel) gets the cheap game clone.
+        return self.clone()
+
     # ------------------------------------------------------------------ public API
+    def observation_tensor(self, player: int | None) -> list[float]:
+        """`player`'s view as a flat vector of `game.observation_shape` (for learning agents).
+        Built from the view alone, so it carries nothing the seat may not know."""
+        return self.game.encode_view(self.view(player))
+
     def is_terminal(self) -> bool:
         return self.to_move == TERMINAL
 

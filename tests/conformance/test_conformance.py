@@ -9,7 +9,6 @@ only the games named.
 from __future__ import annotations
 
 import json
-import os
 import random
 from typing import Any
 
@@ -30,6 +29,7 @@ from spielwerk.core.conformance import (
     check_views_json,
     component_multiset,
     deciders,
+    games_under_test,
     option_configurations,
     play_random,
     player_counts,
@@ -48,9 +48,7 @@ def _label(options: dict[str, Any]) -> str:
 def _configs() -> list[tuple[str, dict[str, Any], int]]:
     """(game, options, players) for every game, option choice and player count."""
     configs = []
-    only = os.environ.get("SPIELWERK_TEST_GAMES")
-    names = only.split(",") if only else spielwerk.list_games()
-    for name in names:
+    for name in games_under_test():
         game = spielwerk.load(name)
         for options in option_configurations(name):
             for players in player_counts(game):

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from spielwerk.core.actions import ActionTable
 from spielwerk.core.errors import OptionError
 from spielwerk.core.game import Game
 from spielwerk.core.options import OptionSpec
+from spielwerk.games.inkheart_dice import observation
 from spielwerk.games.inkheart_dice.actions import build_action_table
 from spielwerk.games.inkheart_dice.params import PARAMS
 from spielwerk.games.inkheart_dice.state import InkheartDiceState
@@ -16,6 +20,7 @@ class InkheartDiceGame(Game):
     title = "Tintenherz – Das Würfelspiel"  # noqa: RUF001
     min_players = PARAMS.min_players
     max_players = PARAMS.max_players
+    observation_layout = observation.LAYOUT
     option_specs = (
         OptionSpec(
             "start_player",
@@ -37,6 +42,9 @@ class InkheartDiceGame(Game):
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         self.params = PARAMS
+
+    def encode_view(self, view: Mapping[str, Any]) -> list[float]:
+        return observation.encode(view)
 
     def _build_actions(self) -> ActionTable:
         return build_action_table()

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from spielwerk.core.actions import ActionTable
 from spielwerk.core.errors import OptionError
 from spielwerk.core.game import Game
 from spielwerk.core.options import OptionSpec
+from spielwerk.games.witches import observation
 from spielwerk.games.witches.actions import build_action_table
 from spielwerk.games.witches.params import PARAMS
 from spielwerk.games.witches.state import WitchesState
@@ -16,6 +20,7 @@ class WitchesGame(Game):
     title = "The Witches of Blackmore"
     min_players = PARAMS.min_players
     max_players = PARAMS.max_players
+    observation_layout = observation.LAYOUT
     option_specs = (
         OptionSpec(
             "wheel",
@@ -39,6 +44,9 @@ class WitchesGame(Game):
         self.params = PARAMS
         self.descending = self.options["wheel"] == "descending"
         self.ranks = PARAMS.rank_table(self.descending)
+
+    def encode_view(self, view: Mapping[str, Any]) -> list[float]:
+        return observation.encode(view)
 
     def _build_actions(self) -> ActionTable:
         return build_action_table()

@@ -1,0 +1,94 @@
+"""OpenSpiel registration: every game loads by name, passes OpenSpiel's random simulation test,
+and OpenSpiel's MCTS and ISMCTS bots play it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+import spielwerk
+from spielwerk.adapters.openspiel import register
+from spielwerk.core.conformance import games_under_test
+
+NAMES = register()
+GAMES = [
+    pytest.param(name, count, id=f"{name}-{count}p")
+    for name in games_under_test()
+    for count in sorted({spielwerk.load(name).min_players, spielwerk.load(name).max_players})
+]
+
+
+def test_every_game_is_registered() -> None:
+    assert sorted(NAMES) == sorted(f"spielwerk_{name}" for name in spielwerk.list_games())
+    assert register() == NAMES  # idempotent
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_random_simulation(name: str, players: int) -> None:
+    game = pyspiel.load_game(f"spielwerk_{name}(players={players})")
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_options_are_game_parameters() -> None:
+    game = pyspiel.load_game("spielwerk_witches(players=3,wheel=ascending)")
+    state = game.new_initial_state()
+    assert state.inner.game.options["wheel"] == "ascending"
+    assert game.get_parameters()["wheel"] == "ascending"
+
+
+def test_observation_tensor_and_information_state() -> None:
+    """The observation tensor is spielwerk's; the information state string is the seat's own
+    log and does not name another seat's cards."""
+    game = pyspiel.load_game("spielwerk_witches(players=4)")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    assert np.asarray(state.observation_tensor(0)) == pytest.approx(
+        np.asarray(state.inner.observation_tensor(0))
+    )
+    own = state.inner.view(0)["hand"]
+    others = state.inner.view(1)["hand"]
+    info = state.information_state_string(0)
+    assert all(card in info for card in own)
+    assert not any(card in info for card in others if card not in own)
+
+
+def play(game: pyspiel.Game, bots: dict[int, pyspiel.Bot], seed: int) -> pyspiel.State:
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        elif state.current_player() in bots:
+            state.apply_action(bots[state.current_player()].step(state))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_ismcts_bot_plays_witches() -> None:
+    """OpenSpiel's ISMCTS determinises through spielwerk's resample (never the true state)."""
+    game = pyspiel.load_game("spielwerk_witches(players=3)")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=20, random_state=np.random.RandomState(1)
+    )
+    state = play(game, {0: bot}, seed=4)
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_mcts_bot_plays_inkheart_dice() -> None:
+    game = pyspiel.load_game("spielwerk_inkheart_dice(players=2)")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = mcts.MCTSBot(
+        game, uct_c=2.0, max_simulations=20, evaluator=evaluator,
+        random_state=np.random.RandomState(2),
+    )  # fmt: skip
+    state = play(game, {0: bot}, seed=5)
+    assert state.is_terminal()

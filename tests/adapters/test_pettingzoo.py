@@ -1,0 +1,112 @@
+"""PettingZoo AEC environments: PettingZoo's own api_test and seed_test on every game, and the
+behaviour a learning loop relies on (masks, rewards, hidden cards, illegal actions)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import spielwerk
+from spielwerk.adapters.pettingzoo import env, raw_env
+from spielwerk.core.conformance import games_under_test
+
+# PettingZoo's generic advice for dict observations (its own classic games get it too).
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
+
+GAMES = [
+    pytest.param(name, count, id=f"{name}-{count}p")
+    for name in games_under_test()
+    for count in sorted({spielwerk.load(name).min_players, spielwerk.load(name).max_players})
+]
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_pettingzoo_api_test(name: str, players: int) -> None:
+    api_test(env(name, num_players=players), num_cycles=2000)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_pettingzoo_seed_test(name: str, players: int) -> None:
+    seed_test(functools.partial(env, name, num_players=players), num_cycles=500)
+
+
+def play_out(e: object, seed: int) -> dict[str, float]:
+    """A random game through the AEC loop; returns the total rewards."""
+    e.reset(seed=seed)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    totals: dict[str, float] = {}
+    for agent in e.agent_iter():  # type: ignore[attr-defined]
+        observation, reward, termination, truncation, _ = e.last()  # type: ignore[attr-defined]
+        totals[agent] = totals.get(agent, 0.0) + reward
+        if termination or truncation:
+            e.step(None)  # type: ignore[attr-defined]
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        e.step(int(rng.choice(legal)))  # type: ignore[attr-defined]
+    return totals
+
+
+def test_rewards_at_the_end_are_the_games_returns() -> None:
+    """Witches, 4 players: the rewards summed over the game are the final returns (one win, or
+    its shares), and only the agent to act has legal actions in its mask."""
+    e = raw_env("witches", num_players=4)
+    totals = play_out(e, seed=3)
+    assert sum(totals.values()) == pytest.approx(1.0)
+    final = e.spielwerk_state.returns()
+    assert [totals[f"player_{seat}"] for seat in range(4)] == pytest.approx(final)
+
+
+def test_mask_marks_exactly_the_legal_actions_of_the_agent_to_act() -> None:
+    e = raw_env("witches", num_players=3)
+    e.reset(seed=5)
+    state = e.spielwerk_state
+    acting = e.agent_selection
+    seat = int(acting.split("_")[1])
+    assert np.flatnonzero(e.observe(acting)["action_mask"]).tolist() == sorted(
+        state.legal_ids(seat)
+    )
+    for other in e.agents:
+        if other != acting:
+            assert not e.observe(other)["action_mask"].any()
+
+
+def test_observation_is_the_seats_own_tensor_and_hides_other_hands() -> None:
+    """The observation of seat 0 is its observation tensor; dealing seat 1 other cards (a
+    resample for seat 0) leaves it unchanged."""
+    import random
+
+    e = raw_env("witches", num_players=4)
+    e.reset(seed=11)
+    state = e.spielwerk_state
+    observed = e.observe("player_0")["observation"]
+    assert observed.tolist() == pytest.approx(state.observation_tensor(0))
+    other = state.resample(0, random.Random(1))
+    assert other.view(1)["hand"] != state.view(1)["hand"]
+    assert other.observation_tensor(0) == state.observation_tensor(0)
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    e = raw_env("witches", num_players=4)
+    e.reset(seed=2)
+    acting = e.agent_selection
+    before = e.spielwerk_state.to_record()
+    illegal = next(
+        a for a in range(e.game.num_distinct_actions) if not e.observe(acting)["action_mask"][a]
+    )
+    with pytest.raises(spielwerk.IllegalAction):
+        e.step(illegal)
+    assert e.spielwerk_state.to_record() == before and e.agent_selection == acting
+
+
+def test_ansi_render_shows_the_public_table() -> None:
+    e = raw_env("inkheart_dice", num_players=2, render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert isinstance(text, str) and text.strip()
+    assert "[" not in text.splitlines()[0] or "]" in text  # markup is rendered, not printed raw
