@@ -361,9 +361,12 @@ def simulate(
             raise UsageProblem("--ray-address needs --backend ray")
         if out is not None and out.exists() and not out.is_dir():
             raise UsageProblem(f"--out {str(out)!r} exists and is not a directory")
-        plan = plan_games(
-            game, specs, games, seed, parse_options(option or []), parse_vary(vary or [])
-        )
+        try:
+            plan = plan_games(
+                game, specs, games, seed, parse_options(option or []), parse_vary(vary or [])
+            )
+        except KeyboardInterrupt:
+            _fail("interrupted before any game was played", 130, "stopped")
     console = _console()
     console.print(
         f"[bold]{escape(loaded.title)}[/bold]: {len(plan)} games "

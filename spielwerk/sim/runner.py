@@ -129,9 +129,7 @@ def _run_processes(
 ) -> tuple[list[GameRow], bool]:
     rows: list[GameRow] = []
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-    pending: set[Future[list[GameRow]]] = {
-        pool.submit(play_chunk, chunk) for chunk in chunked(specs, jobs)
-    }
+    pending: set[Future[list[GameRow]]] = set()
 
     def collect(done: set[Future[list[GameRow]]]) -> None:
         for future in done:
@@ -141,6 +139,8 @@ def _run_processes(
                 progress(len(chunk_rows))
 
     try:
+        for chunk in chunked(specs, jobs):
+            pending.add(pool.submit(play_chunk, chunk))
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             collect(done)

@@ -231,9 +231,13 @@ def test_ctrl_c_stops_cleanly_and_reports_what_finished(tmp_path: Path, jobs: st
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "COLUMNS": "120"},
     )  # fmt: skip
-    time.sleep(6)
+    assert process.stdout is not None
+    header = process.stdout.readline()  # printed when the plan is made and the games start
+    assert "seat rotations" in header
+    time.sleep(4)
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=120)
+    rest, stderr = process.communicate(timeout=120)
+    stdout = header + rest
     assert process.returncode == 130, stderr
     assert "Interrupted" in stdout and "Agents" in stdout
     assert "stopped: interrupted after" in stderr
