@@ -1,4 +1,4 @@
-"""The `spielwerk` command: list, rules, play, replay, simulate.
+"""The `spielwerk` command: list, rules, play, replay, simulate, bench.
 
 Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
 end with exactly one line on stderr and exit code 2, never a traceback.
@@ -341,10 +341,18 @@ def simulate(
         Path | None,
         typer.Option(help="directory for results.csv, summary.json, PNG plots and report.html"),
     ] = None,
+    batched: Annotated[
+        bool | None,
+        typer.Option(
+            "--batched/--no-batched",
+            help="NumPy batched simulator for all-random line-ups (default: when the game has one)",
+        ),
+    ] = None,
 ) -> None:
     """Play many bot games with seat rotation and duplicate deals; report win rates with
     intervals, seat effects, score distributions and game length."""
     from spielwerk.cli.simulate import print_summary, run_with_progress
+    from spielwerk.sim.batched import can_batch
     from spielwerk.sim.report import write_outputs
     from spielwerk.sim.stats import summarise
 
@@ -367,19 +375,27 @@ def simulate(
             )
         except KeyboardInterrupt:
             _fail("interrupted before any game was played", 130, "stopped")
+        if batched and not can_batch(specs, backend, game):
+            raise UsageProblem(
+                "--batched needs every seat random, the local backend and a game with a "
+                "batched simulator"
+            )
+    if batched is not False and can_batch(specs, backend, game):
+        how = "batched NumPy simulator"
+    elif backend == "ray":
+        how = f"backend ray{' at ' + ray_address if ray_address else ''}"
+    else:
+        how = f"{jobs} job{'s' if jobs > 1 else ''}"
     console = _console()
     console.print(
         f"[bold]{escape(loaded.title)}[/bold]: {len(plan)} games "
         f"({len(plan) // len(specs)} deals x {len(specs)} seat rotations), "
-        f"line-up {escape(', '.join(specs))}, seed {seed}, "
-        + (
-            f"backend ray{' at ' + escape(ray_address) if ray_address else ''}"
-            if backend == "ray"
-            else f"{jobs} job{'s' if jobs > 1 else ''}"
-        )
+        f"line-up {escape(', '.join(specs))}, seed {seed}, {escape(how)}"
     )
     with _user_errors():
-        result = run_with_progress(plan, jobs, backend, ray_address, Console(stderr=True))
+        result = run_with_progress(
+            plan, jobs, backend, ray_address, Console(stderr=True), batched=batched
+        )
     summary = summarise(result, game, specs, seed)
     if summary["variants"]:
         print_summary(console, summary)
@@ -389,6 +405,33 @@ def simulate(
         console.print(f"Written to {escape(str(out))}: " + ", ".join(p.name for p in written))
     if result.interrupted:
         _fail(f"interrupted after {len(result.rows)} of {len(plan)} games", 130, "stopped")
+
+
+@app.command()
+def bench(
+    quick: Annotated[bool, typer.Option(help="a run of under a minute")] = False,
+    out: Annotated[
+        Path | None, typer.Option(help="JSON file for the figures (default: none with --quick)")
+    ] = None,
+) -> None:
+    """Measure speed side by side with OpenSpiel: random play, MCTS, clone/view/resample,
+    start-up and the batched simulators, with the ratios against the targets."""
+    from spielwerk.bench.report import print_bench
+    from spielwerk.bench.run import run_bench
+
+    if out is not None and not out.parent.is_dir():
+        _fail(f"cannot write {str(out)!r}: no directory {str(out.parent)!r}")
+    if out is None and not quick:
+        out = Path("bench-results.json")
+    console = _console()
+    status = Console(stderr=True)
+    with status.status("measuring") as spinner:
+        results = run_bench(quick, progress=lambda what: spinner.update(f"measuring {what}"))
+    print_bench(console, results)
+    if out is not None:
+        with _user_errors():
+            out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        console.print(f"Figures written to {escape(str(out))}")
 
 
 # ---------------------------------------------------------------------- entry point

@@ -39,6 +39,7 @@ def run_with_progress(
     backend: str,
     ray_address: str | None,
     console: Console,
+    batched: bool | None = None,
 ) -> RunResult:
     """Play the games with a progress bar (games/s, ETA) on `console`."""
     columns = (
@@ -58,6 +59,7 @@ def run_with_progress(
             backend=backend,
             ray_address=ray_address,
             progress=lambda done: progress.advance(task, done),
+            batched=batched,
         )
 
 

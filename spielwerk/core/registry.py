@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from spielwerk.core.errors import UnknownGame
@@ -22,6 +21,8 @@ ENTRY_POINT_GROUP = "spielwerk.games"
 def _registry() -> dict[str, type[Game] | str]:
     """Game name -> its class, or "module:Class" still to import."""
     # Built-ins are listed directly so that a source checkout works without installation.
+    from importlib.metadata import entry_points  # slow to import: only when first needed
+
     from spielwerk.games import BUILTIN_GAMES
 
     games: dict[str, type[Game] | str] = dict(BUILTIN_GAMES)

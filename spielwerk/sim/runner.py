@@ -91,11 +91,22 @@ def run(
     backend: str = "local",
     ray_address: str | None = None,
     progress: Progress | None = None,
+    batched: bool | None = None,
 ) -> RunResult:
-    """Play every spec and return the rows sorted by game index."""
+    """Play every spec and return the rows sorted by game index. `batched`: use the game's
+    NumPy simulator (all seats random, local backend); None: whenever it can."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: use {' or '.join(BACKENDS)}")
-    if backend == "ray":
+    from spielwerk.sim.batched import can_batch, run_batched
+
+    possible = bool(specs) and can_batch(specs[0].lineup, backend, specs[0].game)
+    if batched and not possible:
+        raise ValueError(
+            "the batched simulator needs every seat random, a local backend and a game that has one"
+        )
+    if possible and batched is not False:
+        rows, interrupted = run_batched(specs, specs[0].seed - specs[0].deal, progress)
+    elif backend == "ray":
         from spielwerk.sim.ray_backend import run_ray
 
         rows, interrupted = run_ray(specs, ray_address, progress)

@@ -220,14 +220,24 @@ def test_parse_vary_refuses_repeats() -> None:
         parse_vary(["wheel=ascending,ascending"])
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_stops_cleanly_and_reports_what_finished(tmp_path: Path, jobs: str) -> None:
+@pytest.mark.parametrize(
+    ("lineup", "jobs"),
+    [
+        ("heuristic,random,random", "1"),
+        ("heuristic,random,random", "2"),
+        ("random,random,random", "1"),
+    ],
+    ids=["one-process", "worker-processes", "batched"],
+)
+def test_ctrl_c_stops_cleanly_and_reports_what_finished(
+    tmp_path: Path, lineup: str, jobs: str
+) -> None:
     """SIGINT (Ctrl-C) in the middle: the run stops, prints the summary of the games that
     finished, writes them, and exits 130."""
     out = tmp_path / "partial"
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("spielwerk")), "simulate", "witches", "-n", "200000",
-         "-p", "random,random,random", "--jobs", jobs, "--out", str(out)],
+         "-p", lineup, "--jobs", jobs, "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "COLUMNS": "120"},
     )  # fmt: skip
@@ -244,3 +254,29 @@ def test_ctrl_c_stops_cleanly_and_reports_what_finished(tmp_path: Path, jobs: st
     summary = json.loads((out / "summary.json").read_text())
     assert 0 < summary["games"] < 200001 and not summary["complete"]
     assert len(csv_rows(out / "results.csv")) == summary["games"] * 3
+
+
+def test_all_random_line_ups_use_the_batched_simulator(tmp_path: Path) -> None:
+    """Witches with four random seats runs on the NumPy simulator (said in the header); the
+    results are complete and the same for --jobs 1 and 2; --no-batched plays scalar games."""
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        code, stdout, stderr = simulate(
+            "witches", "-n", "400", "-p", "random,random,random,random", "--seed", "3",
+            "--jobs", jobs, "--out", str(out),
+        )  # fmt: skip
+        assert code == 0, stderr
+        assert "batched NumPy simulator" in stdout
+        outs.append((out / "results.csv").read_text())
+    assert outs[0] == outs[1]
+    rows = list(csv.DictReader(outs[0].splitlines()))
+    assert len(rows) == 400 * 4
+    assert all(int(r["decisions"]) > 40 for r in rows)
+    code, stdout, _ = simulate("witches", "-n", "8", "-p", "random,random", "--no-batched")
+    assert code == 0 and "1 job" in stdout
+
+
+def test_batched_needs_an_all_random_line_up() -> None:
+    code, _, stderr = simulate("witches", "-n", "8", "-p", "heuristic,random", "--batched")
+    assert code == 2 and "--batched needs every seat random" in stderr

@@ -1,0 +1,1 @@
+"""Benchmarks (`spielwerk bench`): speed side by side with OpenSpiel, and the targets."""

@@ -1,0 +1,205 @@
+"""The measurements of `spielwerk bench`, each a small function returning figures.
+
+Every loop that drives a game from Python has the same shape for spielwerk and for OpenSpiel:
+integer actions, chance drawn from the listed outcomes by one `random.random()` call, a player
+action chosen uniformly from the legal ones; neither side checks legality on apply (spielwerk's
+`apply_trusted`, OpenSpiel's `apply_action`).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import spielwerk
+from spielwerk.agents.base import make_turn
+from spielwerk.agents.mcts import MCTSAgent
+from spielwerk.core.state import CHANCE, State
+
+Figures = dict[str, Any]
+
+
+def _timed_games(play_one: Callable[[int], int], budget: float, min_games: int) -> Figures:
+    """Play games (seeds 0, 1, ...) until `budget` seconds and `min_games` games have passed."""
+    games = steps = 0
+    start = time.perf_counter()
+    while True:
+        steps += play_one(games)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= budget and games >= min_games:
+            break
+    return {
+        "games": games,
+        "steps": steps,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "steps_per_s": steps / elapsed,
+    }
+
+
+def random_game(game: spielwerk.Game, players: int, seed: int) -> int:
+    """One random game on the fast path; returns its number of steps (chance included)."""
+    state = game.new_state(players, seed=seed)
+    rng = random.Random(seed)
+    rand = rng.random
+    steps = 0
+    while True:
+        to_move = state.to_move
+        if to_move == CHANCE:
+            state.apply_trusted(state.sample_chance_id(rng), CHANCE)
+        elif isinstance(to_move, int):
+            if to_move < 0:
+                return steps
+            ids = state.legal_ids(to_move)
+            state.apply_trusted(ids[int(rand() * len(ids))], to_move)
+        else:  # simultaneous: the lowest seat still to choose goes first
+            seat = min(to_move)
+            ids = state.legal_ids(seat)
+            state.apply_trusted(ids[int(rand() * len(ids))], seat)
+        steps += 1
+
+
+def spielwerk_random_play(name: str, players: int, budget: float, min_games: int = 20) -> Figures:
+    game = spielwerk.load(name)
+    return _timed_games(lambda seed: random_game(game, players, seed), budget, min_games)
+
+
+def openspiel_random_play(name: str, budget: float, min_games: int = 20) -> Figures:
+    """An OpenSpiel C++ game driven by the same Python loop."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+
+    def play_one(seed: int) -> int:
+        rand = random.Random(seed).random
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rand() * len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rand() * len(legal))])
+            steps += 1
+        return steps
+
+    return _timed_games(play_one, budget, min_games)
+
+
+def openspiel_evaluate_bots(name: str, budget: float, min_games: int = 100) -> Figures:
+    """OpenSpiel's all-C++ loop: `evaluate_bots` with uniform random C++ bots."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(game.num_players())]
+
+    def play_one(seed: int) -> int:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+        return 0  # steps are not reported by evaluate_bots
+
+    figures = _timed_games(play_one, budget, min_games)
+    figures.pop("steps_per_s")
+    figures.pop("steps")
+    return figures
+
+
+def mid_game_state(name: str, players: int, decisions: int = 20, seed: int = 1) -> State:
+    """A state after `decisions` random player decisions (chance resolved), a player to move."""
+    state = spielwerk.load(name).new_state(players, seed=seed)
+    rng = random.Random(seed)
+    made = 0
+    while not state.is_terminal():
+        if state.to_move == CHANCE:
+            state.apply_trusted(state.sample_chance_id(rng), CHANCE)
+            continue
+        if made >= decisions:
+            break
+        seat = state.to_move if isinstance(state.to_move, int) else min(state.to_move)
+        state.apply_trusted(rng.choice(state.legal_ids(seat)), seat)
+        made += 1
+    return state
+
+
+def _per_call_us(fn: Callable[[], object], budget: float) -> float:
+    calls = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(50):
+            fn()
+        calls += 50
+        elapsed = time.perf_counter() - start
+        if elapsed >= budget:
+            return elapsed / calls * 1e6
+
+
+def state_costs(name: str, players: int, budget: float) -> Figures:
+    """Microseconds per `clone()`, `view(seat)` and `resample(seat)` in mid-game."""
+    state = mid_game_state(name, players)
+    seat = state.to_move if isinstance(state.to_move, int) else min(state.to_move)
+    rng = random.Random(0)
+    return {
+        "clone_us": _per_call_us(state.clone, budget),
+        "view_us": _per_call_us(lambda: state.view(seat), budget),
+        "resample_us": _per_call_us(lambda: state.resample(seat, rng), budget),
+    }
+
+
+def spielwerk_mcts(name: str, players: int, iterations: int) -> Figures:
+    """spielwerk's information-set MCTS from a mid-game position: iterations per second."""
+    state = mid_game_state(name, players)
+    seat = state.to_move
+    assert isinstance(seat, int)
+    agent = MCTSAgent(iterations=iterations, seed=0)
+    turn = make_turn(state, seat, True, random.Random(0))
+    start = time.perf_counter()
+    agent.act(turn)
+    elapsed = time.perf_counter() - start
+    return {
+        "iterations": agent.last_iterations,
+        "iterations_per_s": agent.last_iterations / elapsed,
+    }
+
+
+def openspiel_ismcts(name: str, players: int, iterations: int) -> Figures:
+    """OpenSpiel's Python ISMCTS bot (random rollouts) on the same spielwerk game through the
+    OpenSpiel adapter, from the same position, with the same budget."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from spielwerk.adapters.openspiel import SpielwerkOpenSpielState, register
+
+    register()
+    game = pyspiel.load_game(f"spielwerk_{name}(players={players})")
+    state = SpielwerkOpenSpielState(game, mid_game_state(name, players))
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        uct_c=2.0,
+        max_simulations=iterations,
+        random_state=np.random.RandomState(1),
+    )
+    start = time.perf_counter()
+    bot.step(state)
+    elapsed = time.perf_counter() - start
+    return {"iterations": iterations, "iterations_per_s": iterations / elapsed}
+
+
+def startup(code: str, runs: int) -> Figures:
+    """Seconds for a fresh interpreter to run `code` (median of `runs`), minus a bare start."""
+
+    def once(snippet: str) -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", snippet], check=True)
+        return time.perf_counter() - start
+
+    bare = statistics.median(once("pass") for _ in range(runs))
+    total = statistics.median(once(code) for _ in range(runs))
+    return {"seconds": max(0.0, total - bare), "interpreter_seconds": bare}
