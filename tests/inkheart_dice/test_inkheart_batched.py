@@ -4,13 +4,13 @@ random play has the same distribution in both."""
 
 from __future__ import annotations
 
-import random
 import statistics
 
 import numpy as np
 import pytest
 
 import spielwerk
+from spielwerk.core.conformance import play_random
 from spielwerk.core.errors import OptionError
 from spielwerk.core.state import CHANCE
 from spielwerk.games.inkheart_dice.actions import (
@@ -80,16 +80,8 @@ def scalar_random_games(
     game = spielwerk.load("inkheart_dice")
     lengths, scores, kinds = [], [], []
     for seed in range(games):
-        state = game.new_state(players, seed=seed)
-        rng = random.Random(seed)
-        decisions = 0
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(rng))
-            else:
-                state.apply(rng.choice(state.legal_actions()))
-                decisions += 1
-        lengths.append(decisions)
+        state = play_random(game, players, seed)
+        lengths.append(sum(actor != CHANCE for actor, _ in state.history))
         scores.append(state.result()["scores"])
         kinds.append(kind_counts([action for _, action in state.history]))
     return lengths, scores, kinds

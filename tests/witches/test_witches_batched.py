@@ -4,13 +4,13 @@ same distribution in both."""
 
 from __future__ import annotations
 
-import random
 import statistics
 
 import numpy as np
 import pytest
 
 import spielwerk
+from spielwerk.core.conformance import play_random
 from spielwerk.core.state import CHANCE
 from spielwerk.games.witches.batched import play_random_batch
 
@@ -43,16 +43,8 @@ def scalar_random_games(players: int, games: int) -> tuple[list[int], list[list[
     game = spielwerk.load("witches")
     lengths, scores = [], []
     for seed in range(games):
-        state = game.new_state(players, seed=seed)
-        rng = random.Random(seed)
-        decisions = 0
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(rng))
-            else:
-                state.apply(rng.choice(state.legal_actions()))
-                decisions += 1
-        lengths.append(decisions)
+        state = play_random(game, players, seed)
+        lengths.append(sum(actor != CHANCE for actor, _ in state.history))
         scores.append(state.result()["scores"])
     return lengths, scores
 
