@@ -181,17 +181,20 @@ def print_result(console: Console, state: State, labels: Sequence[str] | None = 
 def list_games() -> None:
     """List the games: name, title, number of players and options (default first)."""
     table = Table(title="Games")
-    table.add_column("Game")
+    table.add_column("Game", no_wrap=True)
     table.add_column("Title")
-    table.add_column("Players", justify="center")
-    table.add_column("Options (default, choices)")
+    table.add_column("Players", justify="center", no_wrap=True)
+    options: list[str] = []
     for name in spielwerk.list_games():
         cls = game_class(name)
-        options = "\n".join(describe_option(spec) for spec in cls.option_specs) or "-"
-        table.add_row(
-            name, escape(cls.title), f"{cls.min_players}-{cls.max_players}", escape(options)
-        )
-    _console().print(table)
+        table.add_row(name, escape(cls.title), f"{cls.min_players}-{cls.max_players}")
+        # Options go below the table, one per line: long names stay whole at any width.
+        options += [f"  {name}: {escape(describe_option(spec))}" for spec in cls.option_specs]
+    console = _console()
+    console.print(table)
+    if options:
+        console.print("Options (--option key=value; default, then choices or range):")
+        console.print("\n".join(options))
 
 
 @app.command()
@@ -432,6 +435,47 @@ def bench(
         with _user_errors():
             out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
         console.print(f"Figures written to {escape(str(out))}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="database URL: a SQLite file (default sqlite:///spielwerk.db) or "
+            "postgresql://user:password@host/dbname"
+        ),
+    ] = None,
+    bot_workers: Annotated[
+        int | None, typer.Option(help="processes for the bots (default: cores - 1)")
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="seconds a bot waits before moving, so people can follow")
+    ] = 0.6,
+) -> None:
+    """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
+    try:
+        from spielwerk.web.server import serve as run_server
+    except ImportError as error:
+        _fail(f"the web extra is not installed ({error}): pip install 'spielwerk[web]'")
+    with _user_errors():
+        if not 0 < port < 65536:
+            raise UsageProblem(f"--port must be 1..65535, not {port}")
+        if bot_workers is not None and bot_workers < 1:
+            raise UsageProblem(f"--bot-workers must be at least 1, not {bot_workers}")
+        if bot_delay < 0:
+            raise UsageProblem(f"--bot-delay must not be negative, not {bot_delay}")
+    sys.stderr.write(f"spielwerk: serving on http://{host}:{port}\n")
+    try:
+        run_server(host, port, db, bot_workers, bot_delay)
+    except Exception as error:  # e.g. an unreachable database or a bad URL
+        if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(
+            error, ValueError
+        ):
+            _fail(f"cannot open the database: {error}")
+        raise
 
 
 # ---------------------------------------------------------------------- entry point
