@@ -45,6 +45,9 @@ GENERIC = GameText(render_view=render_json, markup=escape)
 RENDER_MODULES: dict[str, str] = {
     "witches": "spielwerk.games.witches.render",
     "inkheart_dice": "spielwerk.games.inkheart_dice.render",
+    "isolde": "spielwerk.games.isolde.render",
+    "inkspell": "spielwerk.games.inkspell.render",
+    "tainted_grail": "spielwerk.games.tainted_grail.render",
 }
 """Game name -> its text module: `render(view)`, `colourise(text)` and `RULES` required;
 `render_setup(view)` and `render_changes(before, after)` used when present."""

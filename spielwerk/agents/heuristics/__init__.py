@@ -11,6 +11,9 @@ from spielwerk.core.registry import import_object
 HEURISTICS: dict[str, str] = {
     "witches": "spielwerk.agents.heuristics.witches:WitchesHeuristic",
     "inkheart_dice": "spielwerk.agents.heuristics.inkheart_dice:InkheartDiceHeuristic",
+    "isolde": "spielwerk.agents.heuristics.isolde:IsoldeHeuristic",
+    "inkspell": "spielwerk.agents.heuristics.inkspell:InkspellHeuristic",
+    "tainted_grail": "spielwerk.agents.heuristics.tainted_grail:TaintedGrailHeuristic",
 }
 
 

@@ -1,0 +1,37 @@
+"""Tintenblut: metadata, options and the action table."""
+
+from __future__ import annotations
+
+from spielwerk.core.actions import ActionTable
+from spielwerk.core.game import Game
+from spielwerk.core.options import OptionSpec
+from spielwerk.games.inkspell.actions import build_action_table
+from spielwerk.games.inkspell.params import PARAMS
+from spielwerk.games.inkspell.state import InkspellState
+
+
+class InkspellGame(Game):
+    name = "inkspell"
+    title = "Tintenblut"
+    min_players = PARAMS.min_players
+    max_players = PARAMS.max_players
+    option_specs = (
+        OptionSpec(
+            "max_rounds",
+            int,
+            PARAMS.max_rounds,
+            "the game ends after this many rounds if the end was not triggered (against "
+            "endless passing)",
+            minimum=1,
+        ),
+    )
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.params = PARAMS
+
+    def _build_actions(self) -> ActionTable:
+        return build_action_table()
+
+    def _new_state(self, num_players: int, seed: int) -> InkspellState:
+        return InkspellState(self, num_players, seed)

@@ -1,0 +1,46 @@
+"""Tainted Grail, the day cycle: metadata, the scenario option and the action table."""
+
+from __future__ import annotations
+
+from spielwerk.core.actions import ActionTable
+from spielwerk.core.errors import OptionError
+from spielwerk.core.game import Game
+from spielwerk.core.options import OptionSpec
+from spielwerk.games.tainted_grail.actions import Layout, build_action_table
+from spielwerk.games.tainted_grail.params import PARAMS
+from spielwerk.games.tainted_grail.scenario import Scenario, load_scenario
+from spielwerk.games.tainted_grail.state import TaintedGrailState
+
+
+class TaintedGrailGame(Game):
+    name = "tainted_grail"
+    title = "Tainted Grail – the day cycle"  # noqa: RUF001
+    min_players = PARAMS.min_players
+    max_players = PARAMS.max_players
+    option_specs = (
+        OptionSpec(
+            "scenario",
+            str,
+            "demo",
+            "a built-in scenario by name (demo) or the path of a scenario TOML file",
+        ),
+    )
+
+    scenario: Scenario
+    layout: Layout
+
+    def _build_actions(self) -> ActionTable:
+        # The scenario decides the vocabulary (one travel per location, ...), so it is read
+        # here, where the options are already known; a bad file raises ScenarioError.
+        self.scenario = load_scenario(str(self.options["scenario"]))
+        self.layout = Layout.of(self.scenario)
+        return build_action_table(self.scenario, self.layout)
+
+    def _new_state(self, num_players: int, seed: int) -> TaintedGrailState:
+        characters = len(self.scenario.characters)
+        if num_players > characters:
+            raise OptionError(
+                f"scenario {self.scenario.id!r} has {characters} characters, "
+                f"not enough for {num_players} players (one character per seat)"
+            )
+        return TaintedGrailState(self, num_players, seed)

@@ -1,0 +1,1344 @@
+"""The rules of Tainted Grail's day cycle, in the order a day is played.
+
+Rulebook: shared/seeds/003 (German, the chapter "Spielablauf"); gaps settled in
+shared/rules/tainted_grail.md; the content comes from a scenario file (`scenario.py`).
+
+One seat per character; every seat shares one outcome. A day is: I. dawn (eight steps, each
+written to the game log), II. the day (characters act one action at a time, others at the same
+location may join), III. the end of the day (rest, recover, dreams, deck improvement).
+
+The engine is a small task machine. `tasks` is a stack of things still to do (dawn steps, an
+arrival, a story section, an encounter, ...); `_advance` pops and carries them out until one
+needs a decision (a seat's choice, or chance: the event card, the test die, the guardian die),
+which becomes `pending`. In the day phase with nothing left to do, the next character to act
+is asked. Every random event is a chance action; the event deck is an unordered pool.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self
+
+from spielwerk.core.actions import Action
+from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.games.tainted_grail.actions import (
+    DECLINE,
+    EAT,
+    EQUIP_DONE,
+    EXPLORE,
+    FAST,
+    JOIN,
+    PASS,
+    SKIP_IMPROVEMENT,
+    WAIT,
+)
+from spielwerk.games.tainted_grail.params import GUARDIAN_FACES, PARAMS, STAY, STEP
+from spielwerk.games.tainted_grail.scenario import (
+    Condition,
+    Cost,
+    Effect,
+    describe_cost,
+)
+
+if TYPE_CHECKING:
+    from spielwerk.games.tainted_grail.game import TaintedGrailGame
+
+Task = tuple[Any, ...]
+
+# Kinds of group action (for joining and performing).
+TRAVEL_KIND, EXPLORE_KIND, LOCATION_KIND = range(3)
+KIND_NAMES = ("travel", "exploration", "location action")
+PLAYING, WON, LOST = 0, 1, -1
+DAWN_STEPS = (
+    "remove extinguished menhirs",
+    "discard locations out of menhir range",
+    "lower the menhir dials",
+    "lower the time dials and remove time markers",
+    "reveal an event",
+    "move the guardians",
+    "plan",
+    "equip",
+)
+DUSK_STEPS = ("rest", "recover", "dreams", "improve decks", "discard the day's events")
+LOG_IN_VIEW = 40
+"""How many of the latest log lines a view carries."""
+_IMMUTABLE_FIELDS = (
+    *("day", "phase", "step", "pending", "outcome", "outcome_text", "flags", "actions_today"),
+)
+_LIST_FIELDS = (
+    *("tasks", "cell", "health", "max_health", "energy", "max_energy", "terror", "food", "xp"),
+    *("fallen", "passed", "last_acted", "last_part", "deferred", "ate"),
+    *("item_owner", "equipped", "exhausted", "toggled"),
+    *("on_grid", "menhir_dial", "guardian_at", "action_markers", "instant_markers"),
+    *("dial_values", "counters", "deck", "quest_pile", "today", "discard", "dreams_read", "log"),
+)
+"""State fields copied by `clone`: shared as they are (immutable), or as list copies."""
+
+
+class TaintedGrailState(State):
+    __slots__ = (
+        "action_markers",
+        "actions_today",
+        "ate",
+        "bought",
+        "cell",
+        "counters",
+        "day",
+        "deck",
+        "deferred",
+        "dial_values",
+        "discard",
+        "dreams_read",
+        "energy",
+        "equipped",
+        "exhausted",
+        "fallen",
+        "flags",
+        "food",
+        "guardian_at",
+        "health",
+        "instant_markers",
+        "item_owner",
+        "last_acted",
+        "last_part",
+        "log",
+        "max_energy",
+        "max_health",
+        "menhir_dial",
+        "on_grid",
+        "outcome",
+        "outcome_text",
+        "passed",
+        "pending",
+        "phase",
+        "quest_pile",
+        "step",
+        "tasks",
+        "terror",
+        "today",
+        "toggled",
+        "xp",
+    )
+
+    game: TaintedGrailGame
+
+    def __init__(self, game: TaintedGrailGame, num_players: int, seed: int) -> None:
+        super().__init__(game, num_players, seed)
+        sc = game.scenario
+        n = num_players
+        chars = sc.characters[:n]
+        start = sc.locations[sc.start]
+        self.day = 1
+        self.phase = "day"  # day 1 starts at phase II: the set-up replaces the first dawn
+        self.step = 0
+        self.tasks: list[Task] = []
+        self.pending: Task = ()
+        self.outcome = PLAYING
+        self.outcome_text = ""
+        # Characters (seat p plays character p).
+        self.cell = [(start.x, start.y)] * n
+        self.health = [c.health for c in chars]
+        self.max_health = [c.health for c in chars]
+        self.energy = [c.energy for c in chars]
+        self.max_energy = [c.energy for c in chars]
+        self.terror = [0] * n
+        self.food = [c.food for c in chars]
+        self.xp = [0] * n
+        self.fallen = [False] * n
+        self.passed = [False] * n
+        # The "act again" rule: the number of the action each character last began, and of the
+        # action it last began or joined (-1: none today); actions are numbered per day.
+        self.last_acted = [-1] * n
+        self.last_part = [-1] * n
+        self.actions_today = 0
+        self.deferred = [False] * n  # chose to wait for the others
+        self.ate = [False] * n
+        self.bought: list[list[int]] = [[] for _ in range(n)]
+        # Items and secrets: owner -1 is the supply.
+        self.item_owner = [-1] * len(sc.items)
+        self.equipped = [False] * len(sc.items)
+        self.exhausted = [False] * len(sc.items)
+        self.toggled = [False] * len(sc.items)  # equipped or unequipped in this dawn's step 8
+        # The map.
+        self.on_grid = [i in sc.revealed for i in range(len(sc.locations))]
+        self.menhir_dial = [m.dial[n - 1] if m.active else -1 for m in sc.menhirs]
+        self.guardian_at = [g.location for g in sc.guardians]
+        self.action_markers = [0] * len(sc.actions)
+        self.instant_markers = [0] * len(sc.locations)
+        self.dial_values = [-1] * len(sc.dials)  # -1: not running
+        self.counters = [0] * len(sc.counters)
+        self.flags: frozenset[str] = frozenset()
+        # Events.
+        self.deck = list(range(len(sc.events)))  # face down, unordered
+        self.quest_pile: list[int] = []
+        self.today: list[int] = []  # revealed today, discarded at the end of the day
+        self.discard: list[int] = []
+        self.dreams_read = [False] * len(sc.dreams)
+        self.log: list[str] = [f"{sc.title}: day 1 begins (the set-up replaces the first dawn)"]
+        for c, character in enumerate(chars):
+            for item in character.items:
+                self._gain_item(c, item)
+        self._advance()
+
+    # ================================================================== the task machine
+    def _advance(self) -> None:
+        """Carry out tasks until a decision is needed or the game ends."""
+        while True:
+            if self.outcome == PLAYING:
+                self._check_outcome()
+            if self.outcome != PLAYING:
+                self._finish()
+                return
+            if self.pending:
+                self._set_to_move()
+                return
+            if self.tasks:
+                task = self.tasks.pop()
+                self._run_task(task)
+                continue
+            actor = self._next_actor()
+            if actor is None:
+                self._schedule(*[("dusk", step) for step in range(len(DUSK_STEPS))])
+                self.phase = "dusk"
+                continue
+            self.pending = ("act", actor)
+            self._set_to_move()
+            return
+
+    def _schedule(self, *tasks: Task) -> None:
+        """Put tasks on top of the stack so that they run in the order given."""
+        self.tasks.extend(reversed(tasks))
+
+    def _set_to_move(self) -> None:
+        kind = self.pending[0]
+        self.to_move = CHANCE if kind in ("event", "roll", "gdie") else int(self.pending[1])
+
+    def _run_task(self, task: Task) -> None:
+        kind = task[0]
+        if kind == "section":
+            self._section(task[1], task[2], task[3], task[4])
+        elif kind == "test":
+            self.pending = ("roll", *task[1:])
+        elif kind == "arrive":
+            self._arrive(task[1], task[2])
+        elif kind == "encounter":
+            self._encounter(task[1], task[2])
+        elif kind == "instant":
+            self._instant(task[1], task[2])
+        elif kind == "perform":
+            self._perform(task[1], task[2], task[3])
+        elif kind == "expire":
+            self._expire(task[1])
+        elif kind == "dawn":
+            self._dawn_step(task[1])
+        elif kind == "gmove":
+            if self._guardian_location(task[1]) >= 0:
+                self.pending = ("gdie", task[1])
+        elif kind == "equip":
+            if self._has_equip_choice(task[1]):
+                self.pending = ("equip", task[1])
+        elif kind == "rest":
+            self.pending = ("rest", task[1])
+        elif kind == "improve":
+            self.pending = ("improve", task[1])
+        elif kind == "dusk":
+            self._dusk_step(task[1])
+        elif kind == "start_day":
+            self._start_day()
+        else:  # pragma: no cover - a task kind is always one of the above
+            raise AssertionError(f"unknown task {task!r}")
+
+    # ================================================================== II. the day
+    def _active(self) -> list[int]:
+        return [c for c in range(self.num_players) if not self.passed[c] and not self.fallen[c]]
+
+    def may_act(self, c: int) -> bool:
+        """A character may act again only when every other character has acted or joined at
+        least one action since its last action [seed]; characters who passed (or fell) are
+        ignored [rules file]. Joining is taking part, not acting: a character who only joined
+        may still begin an action of its own."""
+        if self.passed[c] or self.fallen[c]:
+            return False
+        last = self.last_acted[c]
+        return last < 0 or all(self.last_part[d] > last for d in self._active() if d != c)
+
+    def _next_actor(self) -> int | None:
+        """Who acts next: the lowest-numbered character who may act [seed], unless it chose to
+        wait for the others [design]. Someone always may: of those who acted, the one who
+        acted longest ago has seen everyone take part since (each action has its own number)."""
+        ready = [c for c in self._active() if self.may_act(c)]
+        if not ready:
+            return None
+        waiting = [c for c in ready if not self.deferred[c]]
+        if not waiting:
+            for c in ready:
+                self.deferred[c] = False
+            waiting = ready
+        return waiting[0]
+
+    def location_of(self, c: int) -> int:
+        """The location card character c stands on, or -1 in the wyrdness (an empty cell)."""
+        x, y = self.cell[c]
+        place = self.game.scenario.location_at(x, y)
+        return place if place >= 0 and self.on_grid[place] else -1
+
+    def travel_targets(self, c: int) -> list[int]:
+        """Orthogonally adjacent locations joined by an arrow [seed]; from the wyrdness any
+        orthogonally adjacent location card, no arrow needed [design]."""
+        sc = self.game.scenario
+        here = self.location_of(c)
+        if here >= 0:
+            return [t for t in sc.locations[here].arrows if self.on_grid[t]]
+        x, y = self.cell[c]
+        targets = []
+        for dx, dy in STEP.values():
+            place = sc.location_at(x + dx, y + dy)
+            if place >= 0 and self.on_grid[place]:
+                targets.append(place)
+        return sorted(targets)
+
+    def _day_actions(self, c: int) -> list[int]:
+        """Every action character c can afford now (without pass and wait)."""
+        game = self.game
+        sc, lay = game.scenario, game.layout
+        ids: list[int] = []
+        here = self.location_of(c)
+        energy = self.energy[c]
+        if here >= 0 and sc.locations[here].explore >= 0 and energy >= PARAMS.explore_cost:
+            ids.append(EXPLORE)
+        if energy >= PARAMS.travel_cost:
+            ids += [lay.travel + t for t in self.travel_targets(c)]
+        if here >= 0:
+            for a, action in enumerate(sc.actions):
+                if action.location == here and self.action_available(a, c):
+                    ids.append(lay.location_action + a)
+        for item, owner in enumerate(self.item_owner):
+            usable = sc.items[item].use is not None
+            if owner == c and usable and self.equipped[item] and not self.exhausted[item]:
+                ids.append(lay.use + item)
+        return ids
+
+    def action_available(self, a: int, c: int) -> bool:
+        """A location action with a time marker is unavailable [design]; its requirements
+        must hold and character c must be able to pay its cost alone (it may be shared with
+        those who join [design])."""
+        action = self.game.scenario.actions[a]
+        if self.action_markers[a] > 0:
+            return False
+        if (
+            action.effect.activate_menhir >= 0
+            and self.menhir_dial[action.effect.activate_menhir] >= 0
+        ):
+            return False  # that menhir already stands
+        return self.holds(action.requires, (c,)) and self.affords(c, action.cost)
+
+    def affords(self, c: int, cost: Cost) -> bool:
+        for resource, amount in cost.amounts:
+            if resource == "terror":
+                if self.terror[c] + amount >= self.game.scenario.characters[c].terror:
+                    return False
+            elif resource == "health":
+                if self.health[c] <= amount:  # nobody pays with their life
+                    return False
+            elif self._resource(c, resource) < amount:
+                return False
+        return True
+
+    def _resource(self, c: int, resource: str) -> int:
+        values: list[int] = getattr(self, resource)
+        return values[c]
+
+    def _others_who_may_join(self, c: int, kind: int) -> tuple[int, ...]:
+        """Characters at the same location who have not passed may join, whether or not they
+        acted before [seed]; travel and exploration cost each member 1 energy [seed]."""
+        need = {TRAVEL_KIND: PARAMS.travel_cost, EXPLORE_KIND: PARAMS.explore_cost}.get(kind, 0)
+        return tuple(
+            d
+            for d in range(self.num_players)
+            if d != c
+            and not self.passed[d]
+            and not self.fallen[d]
+            and self.cell[d] == self.cell[c]
+            and self.energy[d] >= need
+        )
+
+    def _begin_group_action(self, c: int, kind: int, target: int) -> None:
+        self.actions_today += 1
+        self.last_acted[c] = self.last_part[c] = self.actions_today
+        for d in range(self.num_players):
+            self.deferred[d] = False
+        candidates = self._others_who_may_join(c, kind)
+        if candidates:
+            self.pending = ("join", candidates[0], kind, target, (c,), candidates[1:])
+        else:
+            self._schedule(("perform", kind, target, (c,)))
+            self.pending = ()
+
+    def _answer_join(self, joins: bool) -> None:
+        _, d, kind, target, members, remaining = self.pending
+        if joins:
+            members = (*members, d)
+            self.last_part[d] = self.actions_today
+        if remaining:
+            self.pending = ("join", remaining[0], kind, target, members, remaining[1:])
+        else:
+            self.pending = ()
+            self._schedule(("perform", kind, target, members))
+
+    def _perform(self, kind: int, target: int, members: tuple[int, ...]) -> None:
+        sc = self.game.scenario
+        names = self._names(members)
+        if kind == TRAVEL_KIND:
+            # Travel: 1 energy, in a group 1 per member [seed]; arrival follows [seed].
+            for c in members:
+                self.energy[c] -= PARAMS.travel_cost
+            place = sc.locations[target]
+            self._say(f"{names} travel{'s' if len(members) == 1 else ''} to {place.name}")
+            self._schedule(("arrive", target, members))
+        elif kind == EXPLORE_KIND:
+            for c in members:
+                self.energy[c] -= PARAMS.explore_cost
+            place = sc.locations[self.location_of(members[0])]
+            self._say(f"{names} explore{'s' if len(members) == 1 else ''} {place.name}")
+            self._schedule(("section", place.explore, members, members[0], -1))
+        else:
+            action = sc.actions[target]
+            self._pay_shared(members, action.cost)
+            self.action_markers[target] = action.markers
+            self._say(f"{names}: {action.label} ({describe_cost(action.cost)})")
+            if action.section >= 0:
+                self._schedule(("section", action.section, members, members[0], -1))
+            self._apply_effect(action.effect, members, members[0], -1)
+
+    def _pay_shared(self, members: tuple[int, ...], cost: Cost) -> None:
+        """A location action costs the same whatever the number of participants [seed]; the
+        party splits it evenly: each unit is paid by whoever has most of it left (terror goes
+        to whoever is furthest from the limit), the one who began first on ties. [design]"""
+        limits = self.game.scenario.characters
+        for resource, amount in cost.amounts:
+            for _ in range(amount):
+                if resource == "terror":
+                    c = max(members, key=lambda m: limits[m].terror - self.terror[m])
+                    self.terror[c] += 1
+                else:
+                    values: list[int] = getattr(self, resource)
+                    c = max(members, key=lambda m: values[m])
+                    values[c] -= 1
+        self._check_falls(members)
+
+    # ------------------------------------------------------------------ arrival
+    def _arrive(self, place: int, members: tuple[int, ...]) -> None:
+        """Arrival, whenever characters come to a new location by any means [seed, design]:
+        first reveal new locations, then guardian encounters, then instant effects. [seed]"""
+        sc = self.game.scenario
+        location = sc.locations[place]
+        movers = tuple(c for c in members if not self.fallen[c])
+        for c in movers:
+            self.cell[c] = (location.x, location.y)
+        self._reveal(location.reveals)
+        tasks: list[Task] = []
+        for g in range(len(sc.guardians)):
+            if self.guardian_at[g] == place:
+                tasks += [("encounter", g, c) for c in movers]
+        tasks.append(("instant", place, movers))
+        self._schedule(*tasks)
+
+    def _reveal(self, places: Sequence[int]) -> None:
+        sc = self.game.scenario
+        shown = [p for p in places if not self.on_grid[p]]
+        for p in shown:
+            self.on_grid[p] = True
+        if shown:
+            self._say("revealed: " + ", ".join(sc.locations[p].name for p in shown))
+
+    def _encounter(self, g: int, c: int) -> None:
+        """A guardian encounter, if the guardian still stands where character c is."""
+        if self.fallen[c] or self._guardian_location(g) < 0:
+            return
+        if self.guardian_at[g] != self.location_of(c):
+            return
+        guardian = self.game.scenario.guardians[g]
+        self._say(f"{self._name(c)} meets {guardian.name}")
+        self._schedule(("section", guardian.encounter, (c,), c, g))
+
+    def _instant(self, place: int, members: tuple[int, ...]) -> None:
+        """An instant effect fires unless it carries a time marker [design]."""
+        location = self.game.scenario.locations[place]
+        if location.instant < 0 or self.instant_markers[place] > 0 or not self.on_grid[place]:
+            return
+        here = tuple(c for c in members if not self.fallen[c] and self.location_of(c) == place)
+        if not here:
+            return
+        self.instant_markers[place] = location.instant_markers
+        self._schedule(("section", location.instant, here, here[0], -1))
+
+    def _guardian_location(self, g: int) -> int:
+        """Where guardian g stands, if on a location card of the grid; else -1."""
+        place = self.guardian_at[g]
+        return place if place >= 0 and self.on_grid[place] else -1
+
+    # ------------------------------------------------------------------ story sections
+    def _section(self, s: int, involved: tuple[int, ...], decider: int, guardian: int) -> None:
+        """Read a section: its effect, then its choice (if any) for the deciding character."""
+        sc = self.game.scenario
+        section = sc.sections[s]
+        involved = tuple(c for c in involved if not self.fallen[c])
+        if not involved:
+            return
+        title = f"{section.title}: " if section.title else ""
+        self._say(f"{title}{section.text}")
+        self._apply_effect(section.effect, involved, decider, guardian)
+        involved = tuple(c for c in involved if not self.fallen[c])
+        if not section.choices or not involved:
+            return
+        if self.fallen[decider]:
+            decider = involved[0]
+        self.pending = ("choose", decider, s, involved, guardian)
+
+    def _choices(self) -> list[int]:
+        _, decider, s, involved, _ = self.pending
+        section = self.game.scenario.sections[s]
+        return [
+            i
+            for i, choice in enumerate(section.choices)
+            if self.holds(choice.requires, involved) and self.affords(decider, choice.cost)
+        ]
+
+    def _choose(self, option: int) -> None:
+        _, decider, s, involved, guardian = self.pending
+        self.pending = ()
+        choice = self.game.scenario.sections[s].choices[option]
+        self._say(f"{self._name(decider)} chooses: {choice.label}")
+        self._pay_shared((decider,), choice.cost)
+        follow: list[Task] = []
+        if choice.test is not None:
+            follow.append(("test", s, option, involved, decider, guardian))
+        if choice.goto >= 0:
+            follow.append(("section", choice.goto, involved, decider, guardian))
+        self._schedule(*follow)
+        self._apply_effect(choice.effect, involved, decider, guardian)
+
+    def _test_total(self, involved: tuple[int, ...], attribute: str) -> int:
+        """The best attribute among those involved, with equipped items and improvements."""
+        alive = [c for c in involved if not self.fallen[c]] or list(involved)
+        return max(self.attribute(c, attribute) for c in alive)
+
+    def _roll(self, value: int) -> None:
+        _, s, option, involved, decider, guardian = self.pending
+        self.pending = ()
+        choice = self.game.scenario.sections[s].choices[option]
+        assert choice.test is not None
+        test = choice.test
+        total = value + self._test_total(involved, test.attribute)
+        success = total >= test.target
+        self._say(
+            f"test of {test.attribute}: die {value}, total {total} against {test.target}: "
+            + ("success" if success else "failure")
+        )
+        self._apply_effect(
+            choice.success if success else choice.failure, involved, decider, guardian
+        )
+
+    # ------------------------------------------------------------------ effects
+    def _apply_effect(
+        self, effect: Effect, involved: tuple[int, ...], decider: int, guardian: int
+    ) -> None:
+        """Resource changes for every character involved; the rest once for the party."""
+        sc = self.game.scenario
+        if effect.text:
+            self._say(effect.text)
+        alive = tuple(c for c in involved if not self.fallen[c])
+        for resource, amount in effect.deltas:
+            for c in alive:
+                self._change(c, resource, amount)
+        self._check_falls(alive)
+        receiver = decider if not self.fallen[decider] else (alive[0] if alive else -1)
+        for item in effect.items:
+            if receiver >= 0 and self.item_owner[item] < 0:
+                self._gain_item(receiver, item)
+        if effect.flags or effect.clear_flags:
+            self.flags = (self.flags | set(effect.flags)) - set(effect.clear_flags)
+        for counter, amount in effect.counters:
+            self.counters[counter] = max(0, self.counters[counter] + amount)
+            self._say(f"{sc.counters[counter]}: {self.counters[counter]}")
+        self._reveal(effect.reveal)
+        if effect.activate_menhir >= 0 and self.menhir_dial[effect.activate_menhir] < 0:
+            menhir = sc.menhirs[effect.activate_menhir]
+            self.menhir_dial[effect.activate_menhir] = menhir.dial[self.num_players - 1]
+            self.on_grid[menhir.location] = True
+            self._say(
+                f"the menhir at {sc.locations[menhir.location].name} is lit "
+                f"(dial {menhir.dial[self.num_players - 1]})"
+            )
+        for dial in effect.start_dials:
+            self.dial_values[dial] = sc.dials[dial].value
+            self._say(f"time dial {sc.dials[dial].name}: {sc.dials[dial].value}")
+        for dial in effect.stop_dials:
+            self.dial_values[dial] = -1
+        if effect.defeat_guardian and guardian >= 0 and self.guardian_at[guardian] >= 0:
+            self.guardian_at[guardian] = -1
+            self._say(f"{sc.guardians[guardian].name} is defeated")
+        if effect.move_to >= 0 and alive:
+            movers = tuple(c for c in alive if not self.fallen[c])
+            self._reveal((effect.move_to,))
+            self._schedule(("arrive", effect.move_to, movers))
+
+    def _change(self, c: int, resource: str, amount: int) -> None:
+        limits = self.game.scenario.characters[c]
+        if resource == "health":
+            self.health[c] = min(self.max_health[c], max(0, self.health[c] + amount))
+        elif resource == "energy":
+            self.energy[c] = min(self.max_energy[c], max(0, self.energy[c] + amount))
+        elif resource == "terror":
+            self.terror[c] = min(limits.terror, max(0, self.terror[c] + amount))
+        else:
+            values: list[int] = getattr(self, resource)
+            values[c] = max(0, values[c] + amount)
+
+    def _check_falls(self, involved: Sequence[int]) -> None:
+        """A character at 0 health or at the terror limit falls: out for the rest of the game.
+        [design]"""
+        limits = self.game.scenario.characters
+        for c in involved:
+            if not self.fallen[c] and (self.health[c] <= 0 or self.terror[c] >= limits[c].terror):
+                self.fallen[c] = True
+                self.passed[c] = True
+                self._say(f"{self._name(c)} falls")
+
+    def _gain_item(self, c: int, item: int) -> None:
+        """A new item is equipped at once if no equipped item of the character shares a
+        keyword with it, else kept turned over until the next dawn. [design]"""
+        sc = self.game.scenario
+        self.item_owner[item] = c
+        self.equipped[item] = not self._keyword_clash(c, item)
+        state = "equipped" if self.equipped[item] else "kept turned over"
+        self._say(f"{self._name(c)} gains {sc.items[item].name} ({state})")
+
+    def _keyword_clash(self, c: int, item: int) -> bool:
+        items = self.game.scenario.items
+        words = set(items[item].keywords)
+        return any(
+            owner == c
+            and self.equipped[other]
+            and other != item
+            and words & set(items[other].keywords)
+            for other, owner in enumerate(self.item_owner)
+        )
+
+    def _use(self, c: int, item: int) -> None:
+        """Using an item exhausts it until the next dawn's step 8; it is no action. [design]"""
+        sc = self.game.scenario
+        use = sc.items[item].use
+        assert use is not None
+        self.exhausted[item] = True
+        self._say(f"{self._name(c)} uses {sc.items[item].name}")
+        self._apply_effect(use, (c,), c, -1)
+
+    # ------------------------------------------------------------------ conditions
+    def holds(self, condition: Condition, involved: Sequence[int]) -> bool:
+        if condition.day and self.day < condition.day:
+            return False
+        flags = self.flags
+        if any(f not in flags for f in condition.flags):
+            return False
+        if any(f in flags for f in condition.not_flags):
+            return False
+        if any(self.counters[i] < n for i, n in condition.counters):
+            return False
+        if any(self.item_owner[i] not in involved for i in condition.items):
+            return False
+        return all(e in self.quest_pile for e in condition.quests)
+
+    def attribute(self, c: int, name: str) -> int:
+        """Base value + equipped items' bonuses + bought improvements' bonuses."""
+        sc = self.game.scenario
+        total = dict(sc.characters[c].attributes).get(name, 0)
+        for item, owner in enumerate(self.item_owner):
+            if owner == c and self.equipped[item]:
+                total += dict(sc.items[item].bonus).get(name, 0)
+        for bought in self.bought[c]:
+            total += dict(sc.improvements[bought].bonus).get(name, 0)
+        return total
+
+    def _check_outcome(self) -> None:
+        sc = self.game.scenario
+        everyone = tuple(range(self.num_players))
+        for win in sc.wins:
+            if self.holds(win.requires, everyone):
+                self.outcome, self.outcome_text = WON, win.text
+                return
+        for loss in sc.losses:
+            lost = (
+                (loss.kind == "all_fallen" and all(self.fallen))
+                or (loss.kind == "any_fallen" and any(self.fallen))
+                or (loss.kind == "condition" and self.holds(loss.requires, everyone))
+            )
+            if lost:
+                self.outcome, self.outcome_text = LOST, loss.text
+                return
+
+    def _finish(self) -> None:
+        self.phase = "over"
+        self.pending = ()
+        self.tasks = []
+        self.to_move = TERMINAL
+        verdict = "won" if self.outcome == WON else "lost"
+        self._say(f"the party has {verdict} on day {self.day}: {self.outcome_text}")
+
+    # ================================================================== I. dawn
+    def _start_dawn(self) -> None:
+        self.day += 1
+        self.phase = "dawn"
+        self._say(f"day {self.day}: dawn")
+        self._schedule(*[("dawn", s) for s in range(1, 9)], ("start_day",))
+
+    def _dawn_step(self, step: int) -> None:
+        self.step = step
+        self._say(f"dawn step {step}: {DAWN_STEPS[step - 1]}")
+        [
+            self._remove_extinguished,
+            self._discard_out_of_range,
+            self._lower_menhir_dials,
+            self._lower_time_dials,
+            self._reveal_event,
+            self._move_guardians,
+            self._plan,
+            self._equip_step,
+        ][step - 1]()
+
+    def _remove_extinguished(self) -> None:
+        """Step 1: a menhir without a dial is removed; the rest are the active menhirs. [seed]"""
+        sc = self.game.scenario
+        for m, dial in enumerate(self.menhir_dial):
+            if dial == 0:
+                self.menhir_dial[m] = -1
+                self._say(f"the menhir at {sc.locations[sc.menhirs[m].location].name} is gone")
+        if all(d < 0 for d in self.menhir_dial):
+            for loss in sc.losses:
+                if loss.kind == "no_menhir":
+                    self.outcome, self.outcome_text = LOST, loss.text
+                    return
+
+    def in_menhir_range(self) -> set[tuple[int, int]]:
+        """Cells with an active menhir or next to one, diagonals included. [seed]"""
+        sc = self.game.scenario
+        cells = set()
+        for m, dial in enumerate(self.menhir_dial):
+            if dial >= 0:
+                site = sc.locations[sc.menhirs[m].location]
+                for dx in (-1, 0, 1):
+                    for dy in (-1, 0, 1):
+                        cells.add((site.x + dx, site.y + dy))
+        return cells
+
+    def _discard_out_of_range(self) -> None:
+        """Step 2: every location out of range is discarded with what lies on it [seed];
+        characters there stay on the empty cell, the wyrdness, and whoever starts a dawn there
+        gains terror [design]."""
+        sc = self.game.scenario
+        for c in range(self.num_players):
+            if not self.fallen[c] and self.location_of(c) < 0:
+                self._change(c, "terror", PARAMS.wyrdness_terror)
+                self._say(
+                    f"{self._name(c)} wakes in the wyrdness: +{PARAMS.wyrdness_terror} terror"
+                )
+        self._check_falls(range(self.num_players))
+        cells = self.in_menhir_range()
+        gone = []
+        for p, place in enumerate(sc.locations):
+            if self.on_grid[p] and (place.x, place.y) not in cells:
+                self.on_grid[p] = False
+                self.instant_markers[p] = 0
+                for a, action in enumerate(sc.actions):
+                    if action.location == p:
+                        self.action_markers[a] = 0
+                for g, at in enumerate(self.guardian_at):
+                    if at == p:
+                        self.guardian_at[g] = -1
+                        self._say(f"{sc.guardians[g].name} is discarded with {place.name}")
+                gone.append(place.name)
+        if gone:
+            self._say("discarded: " + ", ".join(gone))
+
+    def _lower_menhir_dials(self) -> None:
+        """Step 3: every active menhir's dial goes down by 1; a dial at 1 is taken out, the
+        menhir itself stays until the next dawn. [seed]"""
+        sc = self.game.scenario
+        for m, dial in enumerate(self.menhir_dial):
+            name = sc.locations[sc.menhirs[m].location].name
+            if dial == 1:
+                self.menhir_dial[m] = 0
+                self._say(f"the dial of the menhir at {name} is taken out")
+            elif dial > 1:
+                self.menhir_dial[m] = dial - 1
+                self._say(f"the menhir at {name}: dial {dial - 1}")
+
+    def _lower_time_dials(self) -> None:
+        """Step 4: every time dial goes down by 1 and is removed when it cannot; counting dials
+        (quest markers) stay [seed]; a removed dial fires its expiry effect [design]. One time
+        marker comes off every location action and instant effect. [seed]"""
+        sc = self.game.scenario
+        expired: list[Task] = []
+        for d, value in enumerate(self.dial_values):
+            if value == 1:
+                self.dial_values[d] = -1
+                expired.append(("expire", d))
+            elif value > 1:
+                self.dial_values[d] = value - 1
+                self._say(f"time dial {sc.dials[d].name}: {value - 1}")
+        for a, markers in enumerate(self.action_markers):
+            if markers:
+                self.action_markers[a] = markers - 1
+        for p, markers in enumerate(self.instant_markers):
+            if markers:
+                self.instant_markers[p] = markers - 1
+        self._schedule(*expired)
+
+    def _expire(self, d: int) -> None:
+        dial = self.game.scenario.dials[d]
+        self._say(f"time dial {dial.name} runs out")
+        everyone = tuple(c for c in range(self.num_players) if not self.fallen[c])
+        if everyone:
+            self._apply_effect(dial.expire, everyone, everyone[0], -1)
+
+    def _reveal_event(self) -> None:
+        """Step 5: reveal 1 event and resolve it (skipped with an empty deck [design])."""
+        if self.deck:
+            self.pending = ("event",)
+        else:
+            self._say("the event deck is empty")
+
+    def _draw_event(self, e: int) -> None:
+        """A quest event (quest text and red lock) goes to the quest pile; the others are
+        discarded at the end of the day. [seed]"""
+        self.pending = ()
+        event = self.game.scenario.events[e]
+        self.deck.remove(e)
+        if event.quest:
+            self.quest_pile.append(e)
+        else:
+            self.today.append(e)
+        lock = " (quest: to the quest pile)" if event.quest else ""
+        self._say(f"event: {event.title}{lock}")
+        everyone = tuple(c for c in range(self.num_players) if not self.fallen[c])
+        if everyone:
+            self._schedule(("section", event.section, everyone, everyone[0], -1))
+
+    def _move_guardians(self) -> None:
+        """Step 6: each guardian on the grid moves with the guardian die, in id order."""
+        self._schedule(*[("gmove", g) for g in range(len(self.guardian_at))])
+
+    def _guardian_face(self, g: int, face: str) -> None:
+        """The guardian moves one location along a joined path in the die's direction, if
+        there is one, else stays; entering a character's location starts an encounter at
+        once, characters in number order. [design]"""
+        self.pending = ()
+        sc = self.game.scenario
+        guardian = sc.guardians[g]
+        here = self.guardian_at[g]
+        place = sc.locations[here]
+        target = -1
+        if face != STAY:
+            dx, dy = STEP[face]
+            target = sc.location_at(place.x + dx, place.y + dy)
+            if target < 0 or not self.on_grid[target] or target not in place.arrows:
+                target = -1
+        if target < 0:
+            self._say(f"guardian die for {guardian.name}: {face}, it stays at {place.name}")
+            return
+        self.guardian_at[g] = target
+        self._say(f"guardian die for {guardian.name}: {face}, to {sc.locations[target].name}")
+        met = [c for c in range(self.num_players) if self.location_of(c) == target]
+        self._schedule(*[("encounter", g, c) for c in met])
+
+    def _plan(self) -> None:
+        """Step 7: the party discusses its plans; no game effect. [seed]"""
+
+    def _equip_step(self) -> None:
+        """Step 8: exhausted items and secrets are flipped face up; each character equips at
+        most one per keyword, the others are turned over and stay owned. [seed]"""
+        self.exhausted = [False] * len(self.exhausted)
+        self.toggled = [False] * len(self.toggled)
+        self._schedule(*[("equip", c) for c in range(self.num_players) if not self.fallen[c]])
+
+    def _has_equip_choice(self, c: int) -> bool:
+        """Asked only of characters who own an item that is not equipped. [design]"""
+        return any(owner == c and not self.equipped[i] for i, owner in enumerate(self.item_owner))
+
+    def _equip_ids(self, c: int) -> list[int]:
+        lay = self.game.layout
+        ids = [EQUIP_DONE]
+        for item, owner in enumerate(self.item_owner):
+            if owner != c or self.toggled[item]:
+                continue
+            if self.equipped[item]:
+                ids.append(lay.unequip + item)  # unequipping is always allowed [seed]
+            elif not self._keyword_clash(c, item):
+                ids.append(lay.equip + item)
+        return sorted(ids)
+
+    def _start_day(self) -> None:
+        self.phase = "day"
+        self.step = 0
+        for c in range(self.num_players):
+            self.passed[c] = self.fallen[c]
+            self.last_acted[c] = self.last_part[c] = -1
+            self.deferred[c] = False
+        self.actions_today = 0
+        self._say(f"day {self.day}: the characters act")
+
+    # ================================================================== III. end of day
+    def _dusk_step(self, step: int) -> None:
+        sc = self.game.scenario
+        self._say(f"end of day {self.day}: {DUSK_STEPS[step]}")
+        alive = [c for c in range(self.num_players) if not self.fallen[c]]
+        if step == 0:
+            # Rest: a character who eats 1 food gains 1 health and loses 1 terror. [design]
+            for c in alive:
+                self.ate[c] = False
+            self._schedule(*[("rest", c) for c in alive if self.food[c] >= PARAMS.food_eaten])
+        elif step == 1:
+            self._recover(alive)
+        elif step == 2:
+            everyone = tuple(alive)
+            for d, dream in enumerate(sc.dreams):
+                if not self.dreams_read[d] and everyone and self.holds(dream.requires, everyone):
+                    self.dreams_read[d] = True
+                    self._say(f"dream: {dream.text}")
+                    self._apply_effect(dream.effect, everyone, everyone[0], -1)
+        elif step == 3:
+            self._schedule(*[("improve", c) for c in alive if self._improvements(c)])
+        else:
+            self.discard += self.today
+            self.today = []
+            for loss in sc.losses:
+                if loss.kind == "day_limit" and self.day >= loss.day:
+                    self.outcome, self.outcome_text = LOST, loss.text
+                    return
+            self._start_dawn()
+
+    def _rest(self, c: int, eats: bool) -> None:
+        self.pending = ()
+        if eats:
+            self.food[c] -= PARAMS.food_eaten
+            self._change(c, "health", PARAMS.rest_health)
+            self._change(c, "terror", -PARAMS.rest_terror)
+            self.ate[c] = True
+            self._say(f"{self._name(c)} eats and rests")
+        else:
+            self._say(f"{self._name(c)} goes to sleep hungry")
+
+    def _recover(self, alive: Sequence[int]) -> None:
+        """Who ate goes back to maximum energy; who did not recovers to 1 energy, or, already
+        at 0 energy, loses 1 health instead. [design]"""
+        for c in alive:
+            if self.ate[c]:
+                self.energy[c] = self.max_energy[c]
+            elif self.energy[c] == 0:
+                self._change(c, "health", -PARAMS.starving_health)
+                self._say(f"{self._name(c)} starves: -{PARAMS.starving_health} health")
+            else:
+                self.energy[c] = max(self.energy[c], PARAMS.hungry_energy)
+        self._check_falls(alive)
+
+    def _improvements(self, c: int) -> list[int]:
+        """Improvements character c can buy with its experience (each once). [design]"""
+        sc = self.game.scenario
+        return [
+            i
+            for i, imp in enumerate(sc.improvements)
+            if i not in self.bought[c] and imp.xp <= self.xp[c]
+        ]
+
+    def _improve(self, c: int, i: int) -> None:
+        self.pending = ()
+        imp = self.game.scenario.improvements[i]
+        self.xp[c] -= imp.xp
+        self.bought[c].append(i)
+        self.max_energy[c] += imp.energy
+        self.max_health[c] += imp.health
+        self.health[c] += imp.health
+        self._say(f"{self._name(c)} improves the deck: {imp.name}")
+
+    # ================================================================== legal actions
+    def legal_ids(self, player: int | None = None) -> list[int]:
+        actor = self._legal_actor(player)
+        if actor is None:
+            return []
+        if actor == CHANCE:
+            return [i for i, _ in self.chance_ids()]
+        lay = self.game.layout
+        kind = self.pending[0]
+        c = self.pending[1]
+        if kind == "act":
+            real = self._day_actions(c)
+            ids = [PASS]
+            if real and self._someone_else_ready(c):
+                ids.append(WAIT)
+            return sorted(ids + real)
+        if kind == "join":
+            return [JOIN, DECLINE]
+        if kind == "choose":
+            return [lay.choose + i for i in self._choices()]
+        if kind == "equip":
+            return self._equip_ids(c)
+        if kind == "rest":
+            return [EAT, FAST]
+        if kind == "improve":
+            return [SKIP_IMPROVEMENT] + [lay.improve + i for i in self._improvements(c)]
+        return []  # pragma: no cover
+
+    def _someone_else_ready(self, c: int) -> bool:
+        return any(d != c and not self.deferred[d] and self.may_act(d) for d in self._active())
+
+    def chance_ids(self) -> list[tuple[int, float]]:
+        lay = self.game.layout
+        kind = self.pending[0] if self.pending else ""
+        if kind == "event":
+            p = 1.0 / len(self.deck)
+            return [(lay.event + e, p) for e in sorted(self.deck)]
+        if kind == "roll":
+            faces = PARAMS.test_die_faces
+            return [(lay.roll + v, 1.0 / faces) for v in range(faces)]
+        if kind == "gdie":
+            die = self.game.scenario.guardian_die
+            return [
+                (lay.guardian_die + f, die.count(face) / len(die))
+                for f, face in enumerate(GUARDIAN_FACES)
+                if face in die
+            ]
+        return []
+
+    # ================================================================== applying actions
+    def _apply_id(self, actor: int, action_id: int) -> None:
+        lay = self.game.layout
+        kind = self.pending[0]
+        if action_id >= lay.guardian_die:
+            self._guardian_face(self.pending[1], GUARDIAN_FACES[action_id - lay.guardian_die])
+        elif action_id >= lay.roll:
+            self._roll(action_id - lay.roll + 1)
+        elif action_id >= lay.event:
+            self._draw_event(action_id - lay.event)
+        elif action_id >= lay.improve:
+            self._improve(actor, action_id - lay.improve)
+        elif action_id >= lay.unequip:
+            item = action_id - lay.unequip
+            self.equipped[item] = False
+            self.toggled[item] = True
+            self._say(f"{self._name(actor)} turns over {self.game.scenario.items[item].name}")
+        elif action_id >= lay.equip:
+            item = action_id - lay.equip
+            self.equipped[item] = True
+            self.toggled[item] = True
+            self._say(f"{self._name(actor)} equips {self.game.scenario.items[item].name}")
+        elif action_id >= lay.use:
+            self._use(actor, action_id - lay.use)
+        elif action_id >= lay.choose:
+            self._choose(action_id - lay.choose)
+        elif action_id >= lay.location_action:
+            self._begin_group_action(actor, LOCATION_KIND, action_id - lay.location_action)
+        elif action_id >= lay.travel:
+            self._begin_group_action(actor, TRAVEL_KIND, action_id - lay.travel)
+        elif action_id == EXPLORE:
+            self._begin_group_action(actor, EXPLORE_KIND, self.location_of(actor))
+        elif action_id == PASS:
+            self.passed[actor] = True
+            self.pending = ()
+            self._say(f"{self._name(actor)} passes")
+        elif action_id == WAIT:
+            self.deferred[actor] = True
+            self.pending = ()
+        elif action_id in (JOIN, DECLINE):
+            self._answer_join(action_id == JOIN)
+        elif action_id in (EAT, FAST):
+            self._rest(actor, action_id == EAT)
+        elif action_id in (EQUIP_DONE, SKIP_IMPROVEMENT):
+            self.pending = ()
+        if kind == "act" and self.pending and self.pending[0] == "act":
+            self.pending = ()  # a free action (use): ask again who acts
+        self._advance()
+
+    # ================================================================== copies and views
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.game = self.game
+        new.num_players = self.num_players
+        new.seed = self.seed
+        new.history = self.history.copy()
+        new.to_move = self.to_move
+        for name in _IMMUTABLE_FIELDS:
+            setattr(new, name, getattr(self, name))
+        for name in _LIST_FIELDS:
+            setattr(new, name, getattr(self, name).copy())
+        new.bought = [b.copy() for b in self.bought]
+        return new
+
+    def resample(self, player: int | None, rng: random.Random) -> Self:
+        """Nothing is hidden from any seat: the event deck is an unordered pool whose contents
+        everyone can work out (the scenario lists the events, the revealed ones are known) and
+        each draw is a chance action. So every information set is this state itself; the
+        sample is a copy with a fresh seed from `rng` (the true seed would predict the default
+        chance draws)."""
+        new = self.clone()
+        new.seed = rng.randrange(2**31)
+        return new
+
+    def returns(self) -> list[float]:
+        """1 for every seat on a win, 0 on a loss: all seats share one outcome. [seed]"""
+        if self.to_move != TERMINAL:
+            return [0.0] * self.num_players
+        value = 1.0 if self.outcome == WON else 0.0
+        return [value] * self.num_players
+
+    def team_score(self) -> int:
+        """Quest markers (all counters) plus a bonus on a win. [design]"""
+        return sum(self.counters) + (PARAMS.win_bonus if self.outcome == WON else 0)
+
+    def result(self) -> dict[str, Any]:
+        won = self.outcome == WON
+        return {
+            "outcome": "win" if won else "loss",
+            "reason": self.outcome_text,
+            "days": self.day,
+            "scores": [self.team_score()] * self.num_players,
+            "winners": list(range(self.num_players)) if won else [],
+            "cooperative": True,
+        }
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Everything is public; the view differs between seats only in "viewer"."""
+        sc = self.game.scenario
+        items = sc.items
+        pending = self.pending
+        decision: dict[str, Any] | None = None
+        if pending:
+            decision = {"kind": pending[0]}
+            if pending[0] == "choose":
+                section = sc.sections[pending[2]]
+                decision.update(
+                    character=pending[1],
+                    title=section.title,
+                    text=section.text,
+                    involved=list(pending[3]),
+                    options=[
+                        {"option": i, "label": section.choices[i].label} for i in self._choices()
+                    ],
+                )
+            elif pending[0] == "join":
+                decision.update(
+                    character=pending[1],
+                    action=KIND_NAMES[pending[2]],
+                    members=list(pending[4]),
+                )
+            elif pending[0] not in ("event", "roll", "gdie"):
+                decision["character"] = pending[1]
+        range_cells = self.in_menhir_range()
+        locations = []
+        for p, place in enumerate(sc.locations):
+            if not self.on_grid[p]:
+                continue
+            locations.append(
+                {
+                    "id": place.id,
+                    "name": place.name,
+                    "x": place.x,
+                    "y": place.y,
+                    "arrows": [sc.locations[t].id for t in place.arrows if self.on_grid[t]],
+                    "in_range": (place.x, place.y) in range_cells,
+                    "explore": place.explore >= 0,
+                    "instant_markers": self.instant_markers[p],
+                    "actions": [
+                        {
+                            "id": action.id,
+                            "label": action.label,
+                            "cost": describe_cost(action.cost),
+                            "markers": self.action_markers[a],
+                        }
+                        for a, action in enumerate(sc.actions)
+                        if action.location == p
+                    ],
+                }
+            )
+        characters = []
+        for c in range(self.num_players):
+            character = sc.characters[c]
+            characters.append(
+                {
+                    "name": character.name,
+                    "x": self.cell[c][0],
+                    "y": self.cell[c][1],
+                    "location": (
+                        sc.locations[self.location_of(c)].id if self.location_of(c) >= 0 else None
+                    ),
+                    "health": self.health[c],
+                    "max_health": self.max_health[c],
+                    "energy": self.energy[c],
+                    "max_energy": self.max_energy[c],
+                    "terror": self.terror[c],
+                    "terror_limit": character.terror,
+                    "food": self.food[c],
+                    "xp": self.xp[c],
+                    "attributes": {a: self.attribute(c, a) for a in sc.attributes},
+                    "items": [
+                        {
+                            "id": items[i].id,
+                            "name": items[i].name,
+                            "kind": items[i].kind,
+                            "keywords": list(items[i].keywords),
+                            "equipped": self.equipped[i],
+                            "exhausted": self.exhausted[i],
+                        }
+                        for i, owner in enumerate(self.item_owner)
+                        if owner == c
+                    ],
+                    "improvements": [sc.improvements[i].name for i in self.bought[c]],
+                    "passed": self.passed[c],
+                    "may_act": self.phase == "day" and self.may_act(c),
+                    "fallen": self.fallen[c],
+                }
+            )
+        return {
+            "viewer": player,
+            "scenario": sc.title,
+            "grid": [sc.width, sc.height],
+            "day": self.day,
+            "phase": self.phase,
+            "dawn_step": self.step,
+            "to_move": self.to_move if isinstance(self.to_move, int) else None,
+            "decision": decision,
+            "locations": locations,
+            "menhirs": [
+                {
+                    "id": m.id,
+                    "location": sc.locations[m.location].id,
+                    "x": sc.locations[m.location].x,
+                    "y": sc.locations[m.location].y,
+                    "dial": self.menhir_dial[i],
+                }
+                for i, m in enumerate(sc.menhirs)
+                if self.menhir_dial[i] >= 0
+            ],
+            "guardians": [
+                {"name": g.name, "location": sc.locations[self.guardian_at[i]].id}
+                for i, g in enumerate(sc.guardians)
+                if self._guardian_location(i) >= 0
+            ],
+            "characters": characters,
+            "event_deck": len(self.deck),
+            "quest_pile": [sc.events[e].title for e in self.quest_pile],
+            "today": [sc.events[e].title for e in self.today],
+            "time_dials": {sc.dials[d].name: v for d, v in enumerate(self.dial_values) if v >= 0},
+            "counters": dict(zip(sc.counters, self.counters, strict=True)),
+            "flags": sorted(self.flags),
+            "log_size": len(self.log),
+            "log": self.log[-LOG_IN_VIEW:],
+            "result": self.result() if self.to_move == TERMINAL else None,
+        }
+
+    def describe(self, action: Action, viewer: int | None) -> str:
+        """Everything is public: the text is the same for every viewer."""
+        game = self.game
+        sc, lay = game.scenario, game.layout
+        aid = action.id
+        pending = self.pending
+        if aid >= lay.guardian_die:
+            name = sc.guardians[pending[1]].name if pending else "a guardian"
+            return f"guardian die for {name}: {GUARDIAN_FACES[aid - lay.guardian_die]}"
+        if aid >= lay.roll:
+            value = aid - lay.roll + 1
+            if pending and pending[0] == "roll":
+                test = sc.sections[pending[1]].choices[pending[2]].test
+                if test is not None:
+                    total = value + self._test_total(pending[3], test.attribute)
+                    verdict = "success" if total >= test.target else "failure"
+                    return (
+                        f"the die shows {value}: {test.attribute} total {total} "
+                        f"against {test.target}, {verdict}"
+                    )
+            return f"the die shows {value}"
+        if aid >= lay.event:
+            event = sc.events[aid - lay.event]
+            return f"event revealed: {event.title}" + (" (quest)" if event.quest else "")
+        who = (
+            self._name(int(pending[1]))
+            if pending and pending[0] not in ("event", "roll", "gdie")
+            else "?"
+        )
+        if aid >= lay.improve:
+            imp = sc.improvements[aid - lay.improve]
+            return f"{who} buys {imp.name} ({imp.xp} xp){_bonus_text(imp.bonus)}"
+        if aid >= lay.unequip:
+            return f"{who} turns over {sc.items[aid - lay.unequip].name}"
+        if aid >= lay.equip:
+            return f"{who} equips {sc.items[aid - lay.equip].name}"
+        if aid >= lay.use:
+            item = sc.items[aid - lay.use]
+            return f"{who} uses {item.name}"
+        if aid >= lay.choose:
+            option = aid - lay.choose
+            if pending and pending[0] == "choose":
+                choice = sc.sections[pending[2]].choices[option]
+                extra = []
+                if not choice.cost.empty:
+                    extra.append(describe_cost(choice.cost))
+                if choice.test is not None:
+                    extra.append(f"test {choice.test.attribute} {choice.test.target}+")
+                tail = f" ({'; '.join(extra)})" if extra else ""
+                return f"{who} chooses: {choice.label}{tail}"
+            return f"{who} chooses option {option + 1}"
+        if aid >= lay.location_action:
+            act = sc.actions[aid - lay.location_action]
+            return f"{who}: {act.label} ({describe_cost(act.cost)})"
+        if aid >= lay.travel:
+            place = sc.locations[aid - lay.travel]
+            return f"{who} travels to {place.name} ({PARAMS.travel_cost} energy)"
+        if aid == EXPLORE:
+            here = self.location_of(int(pending[1])) if pending else -1
+            name = sc.locations[here].name if here >= 0 else "the location"
+            return f"{who} explores {name} ({PARAMS.explore_cost} energy)"
+        if aid in (JOIN, DECLINE):
+            what = KIND_NAMES[pending[2]] if pending and pending[0] == "join" else "action"
+            first = self._name(pending[4][0]) if pending and pending[0] == "join" else "?"
+            verb = "joins" if aid == JOIN else "does not join"
+            return f"{who} {verb} {first}'s {what}"
+        return {
+            PASS: f"{who} passes (ends the day)",
+            WAIT: f"{who} waits for the others",
+            EAT: f"{who} eats {PARAMS.food_eaten} food and rests",
+            FAST: f"{who} goes to sleep without eating",
+            EQUIP_DONE: f"{who} is done equipping",
+            SKIP_IMPROVEMENT: f"{who} buys no improvement",
+        }[aid]
+
+    def component_zones(self) -> Mapping[str, Sequence[int]]:
+        """Event cards, items/secrets and location cards, each in one zone."""
+        events = len(self.game.scenario.events)
+        items_base = events
+        places_base = events + len(self.item_owner)
+        zones: dict[str, list[int]] = {
+            "event_deck": self.deck,
+            "quest_pile": self.quest_pile,
+            "today": self.today,
+            "event_discard": self.discard,
+            "item_supply": [items_base + i for i, o in enumerate(self.item_owner) if o < 0],
+            "grid": [places_base + p for p, on in enumerate(self.on_grid) if on],
+            "location_box": [places_base + p for p, on in enumerate(self.on_grid) if not on],
+        }
+        for c in range(self.num_players):
+            zones[f"items_{c}"] = [items_base + i for i, o in enumerate(self.item_owner) if o == c]
+        return zones
+
+    # ================================================================== small helpers
+    def _name(self, c: int) -> str:
+        return self.game.scenario.characters[c].name
+
+    def _names(self, members: Sequence[int]) -> str:
+        return " and ".join(self._name(c) for c in members)
+
+    def _say(self, line: str) -> None:
+        self.log.append(line)
+
+
+def _bonus_text(bonus: tuple[tuple[str, int], ...]) -> str:
+    return "".join(f", {name} {amount:+d}" for name, amount in bonus)

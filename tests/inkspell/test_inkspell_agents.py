@@ -1,0 +1,108 @@
+"""The Tintenblut heuristic bot, the generic MCTS on this game, options and the terminal text."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from inkspell_table import arrange, new_game, play, public
+from typer.testing import CliRunner
+
+import spielwerk
+from spielwerk.agents import make_agent
+from spielwerk.agents.base import make_turn
+from spielwerk.agents.heuristics.inkspell import InkspellHeuristic, set_points
+from spielwerk.cli.main import app
+from spielwerk.cli.renderers import game_text
+from spielwerk.core.state import State
+from spielwerk.games.inkspell import render
+from spielwerk.sim.tournament import run_tournament
+
+
+def choice(state: State) -> dict[str, object]:
+    bot = InkspellHeuristic(0)
+    player = state.to_move
+    assert isinstance(player, int)
+    return bot.act(make_turn(state, player, False, random.Random(0))).to_json()
+
+
+def test_heuristic_is_registered() -> None:
+    assert make_agent("heuristic", "inkspell").name == "heuristic"
+
+
+def test_set_points_count_layers_of_different_kinds() -> None:
+    """4 different kinds are 7 points, 3 are 4, 2 are 2 (rulebook); MMSSKE = MSKE + MS."""
+    assert set_points([2, 2, 1, 1]) == 7 + 2
+    assert set_points([3, 0, 0, 0]) == 0
+
+
+def test_heuristic_converts_the_rulebook_example_the_best_way() -> None:
+    """The conversion example: in Ombra at 8 with MMSSKEE, the 4-set first (7 spaces)."""
+    state = new_game(["ombra", "grenze"])
+    arrange(state, 0, tiles="SSKEE", score=8, position="hof", provisions=0)
+    arrange(state, 1, position="ombra")
+    play(state, "ombra")  # the shared reward is taken at once: 2 Mut + 1 provision
+    assert public(state)["phase"] == "exchange_convert"
+    assert choice(state) == {"type": "convert", "tiles": "MSKE"}
+    state.apply(choice(state))
+    assert public(state)["scores"][0] == 15
+    # The 3-set would enter blue: never offered, never chosen.
+    assert choice(state) in (
+        {"type": "end_turn"},
+        *[{"type": "convert", "tiles": t} for t in ("MS", "ME", "SE")],
+    )
+
+
+def test_heuristic_keeps_staubfinger_company_in_the_nachtburg() -> None:
+    """Alone in the Nachtburg means a villain card: with much to lose to a Natternkopf, and
+    Staubfinger next door in Capricorns Festung, the bot calls him in."""
+    state = new_game(["grenze", "hof"])
+    arrange(state, 0, tiles="MMSSSKKEE", provisions=4, villains=["basta"])
+    state.staubfinger = 7  # Capricorns Festung, next to the Nachtburg
+    play(state, "nachtburg")
+    assert choice(state) == {"type": "staubfinger", "to": "nachtburg"}
+
+
+def test_heuristic_plays_whole_games_against_random() -> None:
+    stats = run_tournament("inkspell", ("heuristic", "random", "random"), 6, seed=1, jobs=1)
+    assert [s.games for s in stats] == [6, 6, 6]
+    assert stats[0].mean_score > max(stats[1].mean_score, stats[2].mean_score)
+
+
+def test_mcts_finds_a_legal_move() -> None:
+    state = spielwerk.load("inkspell").new_state(3, seed=2)
+    rng = random.Random(0)
+    while state.to_move == spielwerk.core.state.CHANCE:
+        state.apply(state.sample_chance(rng))
+    agent = make_agent("mcts:30", "inkspell", seed=1)
+    player = state.to_move
+    assert isinstance(player, int)
+    action = agent.act(make_turn(state, player, True, rng))
+    assert action in state.legal_actions()
+
+
+def test_max_rounds_option() -> None:
+    assert spielwerk.load("inkspell").options == {"max_rounds": 60}
+    with pytest.raises(spielwerk.OptionError):
+        spielwerk.load("inkspell", max_rounds=0)
+
+
+def test_render_shows_the_table_and_only_the_own_advantage_cards() -> None:
+    state = new_game(["hof", "lager"])
+    arrange(state, 0, advantage=["meggie"])
+    arrange(state, 1, advantage=["farid"])
+    mine = render.render(state.view(0))
+    for text in ("Roxanes Hof", "Staubfinger", "score 0", "Meggie", "hand:", "special spaces"):
+        assert text in mine
+    assert "Farid" not in mine
+    assert "Meggie" not in render.render(state.view(None))
+    assert game_text("inkspell").rules == render.RULES
+    assert "Ombra" in render.colourise("seat 0 plays Ombra and travels there (free)")
+
+
+def test_cli_plays_a_bot_game_to_the_end() -> None:
+    result = CliRunner().invoke(
+        app, ["play", "inkspell", "--players", "heuristic,random", "--seed", "5"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Winner" in result.output

@@ -1,0 +1,55 @@
+"""Terminal text: the whole table from a view, public events between two views."""
+
+from __future__ import annotations
+
+import random
+
+from isolde_table import deal, keep, new_game, packets_for, quiet_hands
+
+import spielwerk
+from spielwerk.core.conformance import random_step
+from spielwerk.games.isolde import render
+
+
+def test_a_seat_sees_its_draft_and_the_spectator_sees_no_cards() -> None:
+    state = new_game(3)
+    hands = quiet_hands(3)
+    deal(state, packets_for(state, hands))
+    keep(state, 0, hands[0][0])
+    mine = render.render(state.view(0))
+    assert "Your cards to pick from" in mine and "You kept" in mine
+    assert "still to pick" in mine and "seat 0 (you)" in mine
+    public = render.render(state.view(None))
+    assert "spectator" in public and "Your" not in public and "quest-" not in public
+
+
+def test_every_board_is_one_line_with_its_stacks_bottom_first() -> None:
+    state = new_game(2)
+    state.dist[1] = [3, 3]  # joust: seat 1 arrived later and lies on top
+    state.order[1] = [0, 1]
+    text = render.render(state.view(None))
+    joust = next(line for line in text.splitlines() if "joust" in line)
+    assert "3: [bold red]0[/bold red]/[bold blue]1[/bold blue]" in joust
+
+
+def test_changes_over_a_game_report_every_round_its_scoring_and_the_end() -> None:
+    state = spielwerk.load("isolde").new_state(4, seed=9)
+    rng = random.Random(9)
+    lines: list[str] = []
+    before = state.view(2)
+    while not state.is_terminal():
+        random_step(state, rng)
+        after = state.view(2)
+        lines.extend(render.render_changes(before, after))
+        before = after
+    text = "\n".join(lines)
+    for number in range(1, 7):
+        assert f"Round {number} plays:" in text
+        assert f"Scoring of round {number}:" in text
+    assert text.count("Reset after round 3") == 1
+    assert "Game over" in text and "Game over" in render.render(state.view(2))
+
+
+def test_action_texts_are_coloured_without_losing_words() -> None:
+    text = render.colourise("seat 1 plays combat-3 on joust (+3)")
+    assert "combat-3" in text and "joust" in text and "[bold blue]seat 1[/bold blue]" in text

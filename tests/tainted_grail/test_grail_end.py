@@ -1,0 +1,171 @@
+"""Phase III, the end of the day (rest, recover, dreams, deck improvement), and the shared
+outcome. On the test table (`table.toml`).
+
+Rulebook: shared/seeds/003_bd9d21eaf5298cf0.txt: "Am Ende des Tages (Phase III) könnt ihr
+rasten, euch erholen, Träume lesen und eure Stapel verbessern." Gaps settled in
+shared/rules/tainted_grail.md.
+"""
+
+from __future__ import annotations
+
+from grail_table import (
+    ADA,
+    BEN,
+    act,
+    character,
+    choose,
+    finish_day,
+    legal,
+    new_game,
+    pending,
+    roll,
+    travel,
+)
+
+from spielwerk.core.state import TERMINAL
+
+
+def test_end_of_day_runs_rest_recover_dreams_improve_in_order() -> None:
+    """Seed: "rasten, euch erholen, Träume lesen und eure Stapel verbessern" - in that order."""
+    state = new_game(1)
+    start = len(state.log)
+    finish_day(state, event="storm")
+    steps = [line.split(": ")[1] for line in state.log[start:] if line.startswith("end of day")]
+    assert steps == ["rest", "recover", "dreams", "improve decks", "discard the day's events"]
+
+
+def test_resting_with_food_heals_calms_and_restores_full_energy() -> None:
+    """Rules file: "Rest: a character who eats 1 food gains 1 health and loses 1 terror.
+    Recover: a character who ate goes back to maximum energy"."""
+    state = new_game(1)
+    state.health[ADA], state.terror[ADA], state.energy[ADA] = 3, 2, 1
+    act(state, "pass")
+    assert pending(state) == "rest"
+    assert legal(state) == [{"type": "eat"}, {"type": "fast"}]
+    act(state, "eat")
+    ada = character(state, ADA)
+    assert (ada["health"], ada["terror"], ada["food"]) == (4, 1, 0)
+    finish_day(state, event="storm")
+    assert character(state, ADA)["energy"] == 4 - 1  # full, then the storm
+
+
+def test_without_food_energy_does_not_come_back_and_at_zero_health_is_lost() -> None:
+    """Rules file: "one who did not eat recovers to 1 energy, or, already at 0 energy before
+    recovering, loses 1 health instead"."""
+    state = new_game(2)
+    state.energy[ADA], state.energy[BEN] = 0, 2
+    act(state, "pass")
+    act(state, "pass")
+    act(state, "fast")
+    act(state, "fast")
+    assert [character(state, c)["health"] for c in (ADA, BEN)] == [4, 5]
+    assert [character(state, c)["energy"] for c in (ADA, BEN)] == [0, 2]
+
+
+def test_a_character_without_food_is_not_asked_to_eat() -> None:
+    """Rules file: rest needs 1 food."""
+    state = new_game(1)
+    state.food[ADA] = 0
+    act(state, "pass")
+    assert pending(state) != "rest"
+    assert "Ada eats and rests" not in state.log
+
+
+def test_dreams_are_read_once_when_their_condition_holds() -> None:
+    """Seed: "Träume lesen"; rules file: a scenario may define dreams (text with an effect).
+    The test table's dream needs one mark and gives 1 experience, once."""
+    state = new_game(1)
+    finish_day(state, event="storm")
+    assert not any(line.startswith("dream:") for line in state.log)
+    state.counters[0] = 1
+    finish_day(state, event="call")
+    assert state.log.count("dream: A dream of marks.") == 1
+    assert character(state, ADA)["xp"] == 1
+    finish_day(state, event="choice")
+    assert state.log.count("dream: A dream of marks.") == 1
+
+
+def test_deck_improvement_spends_experience_once_per_improvement() -> None:
+    """Seed: "eure Stapel verbessern"; rules file: rewards defined by the scenario. [design]
+    An improvement costs experience and is bought once."""
+    state = new_game(1)
+    act(state, "explore")
+    choose(state, "Lift the hearthstone")
+    roll(state, 6)  # success: 2 experience, and the mark brings a dream: 1 more
+    act(state, "pass")
+    act(state, "eat")
+    assert character(state, ADA)["xp"] == 3
+    assert pending(state) == "improve"
+    assert legal(state) == [
+        {"type": "skip_improvement"},
+        {"type": "improve", "improvement": "drill"},
+        {"type": "improve", "improvement": "stamina"},
+    ]
+    act(state, "improve", improvement="drill")
+    ada = character(state, ADA)
+    assert ada["xp"] == 1 and ada["improvements"] == ["Drill"]
+    assert ada["attributes"]["might"] == 1 + 1 + 1  # base, axe, drill
+    finish_day(state, event="storm")
+    state.xp[ADA] = 3
+    act(state, "pass")
+    assert legal(state) == [
+        {"type": "skip_improvement"},
+        {"type": "improve", "improvement": "stamina"},
+    ]
+    act(state, "improve", improvement="stamina")
+    assert character(state, ADA)["max_energy"] == 5
+
+
+def test_the_party_wins_together() -> None:
+    """Seed: "Ihr werdet nur gemeinsam gewinnen oder verlieren". Every seat wins."""
+    state = new_game(3)
+    state.counters[0] = 2
+    travel(state, "south")
+    act(state, "decline")
+    act(state, "decline")
+    act(state, "pass")
+    act(state, "pass")
+    act(state, "location_action", action="claim")
+    assert state.to_move == TERMINAL
+    result = state.result()
+    assert result["outcome"] == "win" and result["winners"] == [0, 1, 2]
+    assert result["cooperative"] is True
+    assert result["scores"] == [2 + 10] * 3
+    assert state.returns() == [1.0, 1.0, 1.0]
+
+
+def test_the_party_loses_together_when_everyone_has_fallen() -> None:
+    """Rules file: "lose: all characters out of health". A character at 0 health falls."""
+    state = new_game(1)
+    state.health[ADA] = 1
+    act(state, "explore")
+    choose(state, "Lift the hearthstone")
+    roll(state, 1)
+    assert state.is_terminal()
+    assert state.result()["winners"] == [] and state.returns() == [0.0]
+    assert state.result()["reason"] == "all fell"
+
+
+def test_a_fallen_character_is_out_but_the_party_plays_on() -> None:
+    """[design] A fallen character acts no more; the others go on."""
+    state = new_game(2)
+    state.health[ADA] = 1
+    act(state, "explore")
+    act(state, "decline")
+    choose(state, "Lift the hearthstone")
+    roll(state, 1)
+    assert character(state, ADA)["fallen"] and not state.is_terminal()
+    assert state.to_move == BEN
+    act(state, "pass")
+    assert pending(state) == "rest" and state.to_move == BEN
+
+
+def test_the_day_limit_ends_the_game() -> None:
+    """Rules file: win and loss are defined by the scenario; the table loses after day 8."""
+    state = new_game(1)
+    state.menhir_dial[0] = 20
+    while not state.is_terminal():
+        finish_day(state)
+        if pending(state) == "choose":
+            choose(state, "Nothing")
+    assert state.result()["reason"] == "too late" and state.result()["days"] == 8
