@@ -1,0 +1,428 @@
+"""The web application: lobby and table pages, a small JSON API and one websocket per player.
+
+Pages are static HTML + ES modules (no build step); everything about a game arrives over the
+table's websocket, redacted for the seat that holds the token. A seat token never appears in a
+URL the server sees: links carry it in the fragment (`/table/ID#token=...`), and the page sends
+it in its first websocket message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from spielwerk.web.bots import BotPool
+from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
+from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.protocol import (
+    CLIENT_MESSAGE,
+    MAX_BODY_BYTES,
+    MAX_MESSAGE_BYTES,
+    Act,
+    CreateTable,
+    Hello,
+    Ping,
+    error_message,
+    validation_text,
+)
+from spielwerk.web.storage import DEFAULT_DB_URL, Storage
+from spielwerk.web.tables import (
+    Connection,
+    LiveTable,
+    TableHub,
+    state_message,
+    table_summary,
+    welcome_message,
+)
+
+log = logging.getLogger("spielwerk.web")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+HELLO_TIMEOUT = 15.0
+"""Seconds a new websocket has to say hello."""
+MESSAGES_PER_SECOND = 30
+"""A client sending faster than this (over a few seconds) is disconnected."""
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    db_url: str = DEFAULT_DB_URL
+    bot_workers: int = 1
+    bot_delay: float = 0.6
+    """Seconds a bot waits before it moves, so people can follow the table."""
+    max_connections_per_table: int = 64
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class GuardMiddleware:
+    """Bounds every HTTP request body and adds the security headers to every response."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _send_error(send, 413, f"request body larger than {self.limit} bytes")
+            return
+        received = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, guarded_send)
+        except _BodyTooLarge:
+            if not started:
+                await _send_error(send, 413, f"request body larger than {self.limit} bytes")
+
+
+async def _send_error(send: Send, status: int, text: str) -> None:
+    body = json.dumps(error_message(text)).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse((STATIC_DIR / name).read_text(encoding="utf-8"))
+
+
+def _error(status: int, text: str) -> JSONResponse:
+    return JSONResponse(error_message(text), status_code=status)
+
+
+def create_app(settings: ServerSettings | None = None) -> FastAPI:
+    settings = settings or ServerSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(settings.db_url)
+        hub = TableHub(
+            storage,
+            BotPool(settings.bot_workers),
+            bot_delay=settings.bot_delay,
+            max_connections_per_table=settings.max_connections_per_table,
+        )
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.close()
+            storage.close()
+
+    app = FastAPI(title="spielwerk", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(GuardMiddleware)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    def hub_of(request: Request | WebSocket) -> TableHub:
+        hub: TableHub = request.app.state.hub
+        return hub
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby_page() -> HTMLResponse:
+        return _page("lobby.html")
+
+    @app.get("/table/{table_id}", response_class=HTMLResponse)
+    async def table_page(table_id: str) -> HTMLResponse:
+        return _page("table.html")
+
+    @app.get("/rules/{game}", response_class=HTMLResponse)
+    async def rules_page(game: str) -> Response:
+        try:
+            title, about, summary = rules_text(game)
+        except ClientError as error:
+            return HTMLResponse(f"<p>{html.escape(str(error))}</p>", status_code=404)
+        info = game_info(game)
+        options = "".join(
+            f"<li><code>{html.escape(o['name'])}</code> (default "
+            f"<code>{html.escape(str(o['default']))}</code>): {html.escape(o['help'])}</li>"
+            for o in info["options"]
+        )
+        body = (
+            f"<h1>{html.escape(title)}</h1>"
+            f"<p>{info['min_players']} to {info['max_players']} players.</p>"
+            f"<p>{html.escape(about)}</p>"
+            + (f"<h2>Options</h2><ul>{options}</ul>" if options else "")
+            + f"<h2>Rules in brief</h2><pre class='rules'>{html.escape(summary)}</pre>"
+            + "<p><a href='/'>Back to the lobby</a></p>"
+        )
+        return HTMLResponse(
+            "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(title)}: rules</title>"
+            "<link rel='stylesheet' href='/static/style.css'></head>"
+            f"<body><main class='rules-page'>{body}</main></body></html>"
+        )
+
+    # ------------------------------------------------------------------ API
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        return [game_info(name) for name in web_games()]
+
+    @app.get("/api/games/{game}")
+    async def describe_game(game: str) -> Response:
+        try:
+            info = game_info(game)
+        except ClientError as error:
+            return _error(404, str(error))
+        return JSONResponse({**info, "data": component_data(game)})
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request) -> list[dict[str, Any]]:
+        return await hub_of(request).list_tables()
+
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> Response:
+        body = await request.body()
+        try:
+            spec = CreateTable.model_validate_json(body)
+        except ValidationError as error:
+            return _error(422, f"bad table request: {validation_text(error)}")
+        try:
+            table_id, tokens = await hub_of(request).create(spec)
+        except ClientError as error:
+            return _error(400, str(error))
+        url = f"/table/{table_id}"
+        return JSONResponse(
+            {
+                "id": table_id,
+                "url": url,
+                "spectator_url": url,
+                "seats": [
+                    {
+                        "seat": seat,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "url": f"{url}#token={tokens[seat]}" if seat in tokens else None,
+                        "token": tokens.get(seat),
+                    }
+                    for seat, s in enumerate(spec.seats)
+                ],
+            },
+            status_code=201,
+        )
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(request: Request, table_id: str) -> Response:
+        try:
+            table = await hub_of(request).get(table_id)
+        except TableNotFound as error:
+            return _error(404, str(error))
+        except ClientError as error:
+            return _error(400, str(error))
+        summary = table_summary(table.row)
+        summary["steps"] = table.version
+        summary["finished"] = table.state.is_terminal()
+        return JSONResponse(summary)
+
+    @app.get("/healthz")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    # ------------------------------------------------------------------ websocket
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        session = _Session(websocket)
+        hub = hub_of(websocket)
+        try:
+            hello = await session.hello()
+            if hello is None:
+                return
+            try:
+                table = await hub.get(table_id)
+            except ClientError as error:
+                await session.fail(str(error), 4404)
+                return
+            seat = None
+            if hello.token is not None:
+                seat = table.seat_for_token(hello.token)
+                if seat is None:
+                    await session.fail("this seat token does not belong to this table", 4403)
+                    return
+            try:
+                connection = hub.join(table, seat)
+            except ClientError as error:
+                await session.fail(str(error), 4429)
+                return
+            try:
+                await session.send(welcome_message(table, seat))
+                await session.serve(hub, table, connection)
+            finally:
+                hub.leave(table, connection)
+        except WebSocketDisconnect:
+            pass
+
+    return app
+
+
+class _Session:
+    """One websocket: sends are serialised; the receive loop validates every message."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self._send_lock = asyncio.Lock()
+        self._recent: list[float] = []
+
+    async def send(self, message: dict[str, Any]) -> None:
+        text = json.dumps(message, separators=(",", ":"))
+        async with self._send_lock:
+            await self.websocket.send_text(text)
+
+    async def error(self, text: str) -> None:
+        await self.send(error_message(text))
+
+    async def fail(self, text: str, code: int) -> None:
+        with suppress(Exception):
+            await self.error(text)
+            await self.websocket.close(code=code, reason=text[:100])
+
+    async def receive(self) -> str | None:
+        """The next text message; None when the client has gone. Oversized or binary
+        messages are answered with an error and yield an empty string."""
+        message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is None:
+            await self.error("send JSON text messages, not binary ones")
+            return ""
+        if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            await self.error(f"message larger than {MAX_MESSAGE_BYTES} bytes refused")
+            return ""
+        now = time.monotonic()
+        self._recent = [t for t in self._recent if now - t < 3.0]
+        self._recent.append(now)
+        if len(self._recent) > 3 * MESSAGES_PER_SECOND:
+            await self.fail("too many messages", 4429)
+            return None
+        return str(text)
+
+    def parse(self, text: str) -> Hello | Act | Ping | str:
+        """The message, or the reason it is refused."""
+        try:
+            return CLIENT_MESSAGE.validate_json(text)
+        except ValidationError as error:
+            return f"malformed message: {validation_text(error)}"
+
+    async def hello(self) -> Hello | None:
+        try:
+            text = await asyncio.wait_for(self.receive(), HELLO_TIMEOUT)
+        except TimeoutError:
+            await self.fail("say hello first", 4408)
+            return None
+        if text is None:
+            return None
+        parsed = self.parse(text) if text else "empty message"
+        if not isinstance(parsed, Hello):
+            reason = parsed if isinstance(parsed, str) else "the first message must be hello"
+            await self.fail(reason, 4400)
+            return None
+        return parsed
+
+    async def serve(self, hub: TableHub, table: LiveTable, connection: Connection) -> None:
+        sender = asyncio.create_task(self._push_states(table, connection))
+        try:
+            while True:
+                text = await self.receive()
+                if text is None:
+                    break
+                if not text:
+                    continue
+                parsed = self.parse(text)
+                if isinstance(parsed, str):
+                    await self.error(parsed)
+                elif isinstance(parsed, Ping):
+                    await self.send({"type": "pong"})
+                elif isinstance(parsed, Hello):
+                    await self.error("already joined: reconnect to change seats")
+                else:
+                    await self._act(hub, table, connection, parsed)
+        finally:
+            sender.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    async def _act(
+        self, hub: TableHub, table: LiveTable, connection: Connection, message: Act
+    ) -> None:
+        seat = connection.seat
+        if seat is None:
+            await self.error("spectators cannot act: open a seat link to play")
+            return
+        if message.seat is not None and message.seat != seat:
+            await self.error(
+                f"your token is for seat {seat}: you cannot act for seat {message.seat}"
+            )
+            return
+        try:
+            await hub.act(table, seat, dict(message.action))
+        except ClientError as error:
+            await self.error(str(error))
+
+    async def _push_states(self, table: LiveTable, connection: Connection) -> None:
+        while True:
+            await connection.wake.wait()
+            connection.wake.clear()
+            await self.send(state_message(table, connection))

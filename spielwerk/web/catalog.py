@@ -1,0 +1,109 @@
+"""What the lobby offers: the registered games that load, their options, bots, component data
+and rules summaries. A game whose code does not import (yet) is left out, not fatal."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import tomllib
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import spielwerk
+from spielwerk.core.game import Game
+from spielwerk.core.registry import game_class
+from spielwerk.web.bots import bot_levels
+from spielwerk.web.errors import ClientError
+
+log = logging.getLogger("spielwerk.web")
+
+STATIC_DIR = Path(__file__).with_name("static")
+GENERIC_RENDERER = "/static/games/_generic.js"
+
+
+@cache
+def _loadable(name: str) -> type[Game] | None:
+    try:
+        return game_class(name)
+    except Exception as error:  # a game still being written must not take the server down
+        log.warning("game %s is not offered: %s", name, error)
+        return None
+
+
+def web_games() -> list[str]:
+    """Names of the registered games that load, sorted."""
+    return [name for name in spielwerk.list_games() if _loadable(name) is not None]
+
+
+def available_game(name: str, options: dict[str, Any]) -> Game:
+    if name not in spielwerk.list_games() or _loadable(name) is None:
+        raise ClientError(f"unknown game {name!r}")
+    try:
+        return spielwerk.load(name, **options)
+    except spielwerk.OptionError as error:
+        raise ClientError(str(error)) from None
+
+
+def renderer_url(name: str) -> str:
+    """The game's table renderer (a JS module), or the generic one if it has none yet."""
+    own = STATIC_DIR / "games" / f"{name}.js"
+    return f"/static/games/{name}.js" if own.is_file() else GENERIC_RENDERER
+
+
+@cache
+def component_data(name: str) -> dict[str, Any]:
+    """The game's `data.toml` (the box contents: card names, values, ...), for its renderer."""
+    cls = _loadable(name)
+    if cls is None:
+        return {}
+    package = cls.__module__.rpartition(".")[0] or cls.__module__
+    try:
+        text = files(package).joinpath("data.toml").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
+        return {}
+    return tomllib.loads(text)
+
+
+def game_info(name: str) -> dict[str, Any]:
+    cls = _loadable(name)
+    if cls is None:
+        raise ClientError(f"unknown game {name!r}")
+    return {
+        "name": cls.name,
+        "title": cls.title,
+        "min_players": cls.min_players,
+        "max_players": cls.max_players,
+        "options": [
+            {
+                "name": spec.name,
+                "type": spec.type.__name__,
+                "default": spec.default,
+                "help": spec.help,
+                "choices": list(spec.choices) if spec.choices is not None else None,
+                "minimum": spec.minimum,
+                "maximum": spec.maximum,
+            }
+            for spec in cls.option_specs
+        ],
+        "bots": bot_levels(cls.name),
+        "renderer": renderer_url(cls.name),
+        "rules_url": f"/rules/{cls.name}",
+    }
+
+
+def rules_text(name: str) -> tuple[str, str, str]:
+    """(title, what the game is, rules summary) as plain text."""
+    cls = _loadable(name)
+    if cls is None:
+        raise ClientError(f"unknown game {name!r}")
+    module = importlib.import_module(cls.__module__.rpartition(".")[0] or cls.__module__)
+    about = (module.__doc__ or "").strip().split("\n\n")[0]
+    try:
+        from spielwerk.cli.renderers import game_text
+
+        summary = game_text(cls.name).rules or ""
+    except Exception:  # no text module yet
+        summary = ""
+    return cls.title, about, summary

@@ -1,0 +1,76 @@
+"""Everything a client may send, as pydantic models: anything else is refused unread.
+
+Websocket messages from a browser (JSON objects, at most `MAX_MESSAGE_BYTES`):
+  {"type": "hello", "token": "..."}       join as the seat this token belongs to
+  {"type": "hello"}                       join as a spectator (public view)
+  {"type": "act", "action": {...}}        play an action (its JSON form), optionally "seat": n
+  {"type": "ping"}                        answered with {"type": "pong"}
+The server answers with "welcome", "state" (view, legal actions, new log lines), "pong" and
+{"type": "error", "message": ...}; an error never changes the table.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+MAX_MESSAGE_BYTES = 4096
+"""Largest websocket message a client may send (an action is a few dozen bytes)."""
+MAX_BODY_BYTES = 16_384
+"""Largest HTTP request body (creating a table)."""
+MAX_SEATS = 12
+
+ShortText = Annotated[str, StringConstraints(max_length=200)]
+Scalar = ShortText | int | float | bool | None
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Hello(_Strict):
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
+
+
+class Act(_Strict):
+    type: Literal["act"]
+    action: Annotated[dict[ShortText, Scalar], Field(max_length=16)]
+    seat: Annotated[int, Field(ge=0, le=MAX_SEATS)] | None = None
+
+
+class Ping(_Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Ping] = TypeAdapter(ClientMessage)
+
+
+class SeatRequest(_Strict):
+    kind: Literal["human", "bot"]
+    bot: Annotated[str, StringConstraints(min_length=1, max_length=32)] | None = None
+
+
+class CreateTable(_Strict):
+    game: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    options: Annotated[dict[ShortText, ShortText | int | bool], Field(max_length=32)] = {}
+    seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=MAX_SEATS)]
+
+
+def error_message(text: str) -> dict[str, str]:
+    return {"type": "error", "message": text}
+
+
+def validation_text(error: Exception) -> str:
+    """A one-line reason from a pydantic ValidationError (or any error)."""
+    errors = getattr(error, "errors", None)
+    if callable(errors):
+        try:
+            first = errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            return f"{where}: {first.get('msg')}" if where else str(first.get("msg"))
+        except (IndexError, TypeError, KeyError):
+            pass
+    return str(error).splitlines()[0]

@@ -1,0 +1,79 @@
+// Small DOM and SVG helpers shared by the lobby, the table shell and the game renderers.
+// Everything from the server is inserted as text (textContent), never as HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An HTML element: h("div", {class: "x", onclick: f}, child, "text", ...). */
+export function h(tag, attrs = {}, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, same calling convention as h(). */
+export function s(tag, attrs = {}, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+function build(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "text") {
+      node.textContent = String(value);
+    } else {
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Make `node` a control for one legal action: clickable, focusable, marked for tests. */
+export function legalControl(node, entry, act) {
+  node.classList.add("legal");
+  node.setAttribute("data-action-id", String(entry.id));
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", entry.text);
+  const title = node.namespaceURI === SVG_NS ? s("title", { text: entry.text }) : null;
+  if (title) node.prepend(title); else node.title = entry.text;
+  const fire = (event) => { event.preventDefault(); act(entry.action); };
+  node.addEventListener("click", fire);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") fire(event);
+  });
+  return node;
+}
+
+/** Index legal actions by a key built from their JSON form, e.g. "play:red-7". */
+export function legalIndex(legal, keyOf) {
+  const index = new Map();
+  for (const entry of legal) index.set(keyOf(entry.action), entry);
+  return index;
+}
+
+/** A die face (1-6) as SVG. */
+export function dieFace(value, size = 46) {
+  const pips = {
+    1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
+    4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+    6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+  }[value] || [];
+  return s("svg", { class: "die", viewBox: "0 0 40 40", width: size, height: size },
+    s("rect", { x: 1.5, y: 1.5, width: 37, height: 37, rx: 7, fill: "#fffef8", stroke: "#333", "stroke-width": 2 }),
+    pips.map(([x, y]) => s("circle", { cx: x * 10, cy: y * 10, r: 3.6, fill: "#222" })),
+    s("text", { x: 20, y: 39, "font-size": 1, fill: "transparent", text: String(value) }));
+}
+
+/** The back of a card with an optional count on it. */
+export function cardBack(count = null, cls = "card") {
+  return s("svg", { class: cls, viewBox: "0 0 60 90" },
+    s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#3d2c5e", stroke: "#1d1430", "stroke-width": 2 }),
+    s("rect", { x: 6, y: 6, width: 48, height: 78, rx: 4, fill: "none", stroke: "#b9a6e0", "stroke-width": 1.5, "stroke-dasharray": "3 3" }),
+    count === null ? null : s("text", { x: 30, y: 52, "text-anchor": "middle", "font-size": 22, "font-weight": 700, fill: "#fff", text: String(count) }));
+}
+
+export function plural(n, noun) { return `${n} ${noun}${n === 1 ? "" : "s"}`; }

@@ -1,0 +1,102 @@
+// Tintenherz – Das Würfelspiel: the centre cards, the dice, every seat's unsafe and safe cards,
+// castle and hearts. Click a centre card to take it, an opponent's unsafe card to steal it, your
+// own unsafe card to make it safe, a die to re-roll it. Values and hearts come from the game's
+// component data (data.toml), the rest from the view.
+import { h, s, legalControl, legalIndex, cardBack, dieFace, plural } from "/static/dom.js";
+
+function cardInfo(data, name) {
+  const entry = (data.cards || []).find((c) => c.name === name);
+  return entry ? { value: entry.value, hearts: entry.hearts } : { value: 0, hearts: 0 };
+}
+
+/** A character card: name, value (green positive, red negative), hearts. */
+function card(data, name, cls = "card") {
+  const { value, hearts } = cardInfo(data, name);
+  const fill = value > 0 ? "#2a7d46" : "#b3261e";
+  const label = `${name} ${value > 0 ? "+" : ""}${value}${"♥".repeat(hearts)}`;
+  return s("svg", { class: cls, viewBox: "0 0 60 90", "data-card": name },
+    s("title", { text: label }),
+    s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffaf0", stroke: fill, "stroke-width": 2.5 }),
+    s("rect", { x: 5, y: 5, width: 50, height: 16, rx: 3, fill, opacity: 0.15 }),
+    s("text", { x: 30, y: 17, "text-anchor": "middle", "font-size": name.length > 9 ? 7 : 9, "font-weight": 700, fill: "#333", text: name }),
+    s("text", { x: 30, y: 56, "text-anchor": "middle", "font-size": 26, "font-weight": 800, fill, text: `${value > 0 ? "+" : ""}${value}` }),
+    hearts ? s("text", { x: 30, y: 80, "text-anchor": "middle", "font-size": 14, fill: "#d62828", text: "♥".repeat(hearts) }) : null);
+}
+
+/** The castle card: one heart, and whether its owner keeps it in the score. */
+function castle(hearts, discarded) {
+  return s("svg", { class: "card small", viewBox: "0 0 60 90" },
+    s("title", { text: `castle, ${hearts} hearts in all${discarded ? " (castle discarded in the score)" : ""}` }),
+    s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: discarded ? "#ddd" : "#e9dcc0", stroke: "#7a5b2e", "stroke-width": 2 }),
+    s("path", { d: "M12 70 V36 h8 v8 h6 v-8 h8 v8 h6 v-8 h8 V70 Z", fill: "#7a5b2e" }),
+    s("text", { x: 30, y: 84, "text-anchor": "middle", "font-size": 11, fill: "#d62828", text: `♥ ${hearts}` }));
+}
+
+export function render(ctx) {
+  const { view, seat, legal, act, data, seatName, toMove, result } = ctx;
+  const handled = new Set();
+  const index = legalIndex(legal, (a) => `${a.type}:${a.card ?? a.die ?? ""}`);
+  const control = (node, key) => {
+    const entry = index.get(key);
+    if (entry) { legalControl(node, entry, act); handled.add(entry.id); }
+    return node;
+  };
+
+  // ---- centre and dice
+  const dice = view.dice || [];
+  const current = view.current;
+  let diceNote = "Not rolled yet.";
+  if (view.rerolling) diceNote = `Re-rolling ${view.rerolling === "both" ? "both dice" : "one die"}…`;
+  else if (dice.length) {
+    diceNote = `Sum ${dice[0] + dice[1]}` + (view.phase === "forced" ? " · re-roll used: an action is compulsory"
+      : view.rerolled ? " · re-roll used" : " · click a die to re-roll it");
+  }
+  const centre = h("div", { class: "felt" },
+    h("div", { class: "zone" },
+      h("figure", {},
+        h("div", { class: "cards", "data-zone": "centre" },
+          (view.centre || []).map((name) => control(card(data, name, "card big"), `take:${name}`))),
+        h("figcaption", { text: "Centre: take a card one die or the sum shows" })),
+      h("figure", {}, cardBack(view.draw_pile, "card big"),
+        h("figcaption", { text: `Draw pile: ${plural(view.draw_pile, "card")}` })),
+      h("figure", {},
+        h("div", { class: "row", "data-zone": "dice" },
+          dice.length ? dice.map((v) => control(dieFace(v, 54), `reroll:${v}`)) : [dieFace(1, 54), dieFace(1, 54)].map((d) => { d.setAttribute("opacity", "0.3"); return d; })),
+        h("figcaption", { text: current !== null && current !== undefined ? `${seatName(current)}: ${diceNote}` : diceNote }))),
+    h("p", { class: "small muted", text: `Turn ${view.turn} of at most ${view.max_turns}` }));
+
+  // ---- seats, starting with this seat
+  const n = view.players;
+  const first = seat ?? 0;
+  const winners = (result && result.winners) || [];
+  const seats = h("div", { class: "seats" }, Array.from({ length: n }, (_, k) => {
+    const p = (first + k) % n;
+    const mine = p === seat;
+    const unsafe = view.unsafe[p] || [];
+    const safe = view.safe[p] || [];
+    const discarded = (view.castle || [])[p] === "discarded";
+    return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${mine ? " me" : ""}`, "data-seat": p },
+      h("h3", {},
+        h("span", { text: seatName(p) }),
+        toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
+        winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
+      h("div", { class: "small", text: `score now ${view.scores[p]} · ${view.hearts[p]} ♥${discarded ? " · castle discarded" : ""}` }),
+      h("div", { class: "small muted", text: "unsafe:" }),
+      h("div", { class: "cards", "data-zone": `unsafe-${p}` },
+        unsafe.length ? unsafe.map((name) => control(card(data, name, "card"), `${mine ? "secure" : "steal"}:${name}`))
+          : h("span", { class: "muted small", text: "none" })),
+      h("div", { class: "small muted", text: "safe, under the castle:" }),
+      h("div", { class: "cards overlap", "data-zone": `safe-${p}` },
+        castle(view.hearts[p], discarded), safe.map((name) => card(data, name, "card small"))));
+  }));
+
+  // ---- the turn's other choices, as buttons
+  const buttons = h("div", { class: "row" },
+    ["reroll_both:", "end_turn:"].map((key) => {
+      const entry = index.get(key);
+      return entry ? control(h("button", { type: "button", text: entry.text.replace(/^seat \d+ /, "") }), key) : null;
+    }));
+
+  const ending = result && result.end ? h("p", { class: "small", text: `The game ended: ${result.end}` }) : null;
+  return { node: h("div", { class: "inkheart" }, centre, buttons, ending, seats), handled };
+}

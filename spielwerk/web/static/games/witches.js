@@ -1,0 +1,161 @@
+// The Witches of Blackmore: the table drawn from one seat's view.
+// Trump pile and the witches' wheel, the draw pile, the trick in the middle, every seat with its
+// hand size, cards it took face up and its captured pile, and your hand (click a card to play).
+import { h, s, legalControl, legalIndex, cardBack, plural } from "/static/dom.js";
+
+const COLOURS = {
+  red: "#d62828", yellow: "#d9a400", green: "#2a9d4b",
+  blue: "#1d6fd1", purple: "#8e44ad", grey: "#6f7b80",
+};
+const ORDER = ["red", "yellow", "green", "blue", "purple", "grey"];
+
+function parse(name) {
+  const [colour, value] = name.split("-");
+  return { colour, value: Number(value) };
+}
+
+function sortCards(names) {
+  return [...names].sort((a, b) => {
+    const x = parse(a), y = parse(b);
+    return ORDER.indexOf(x.colour) - ORDER.indexOf(y.colour) || x.value - y.value;
+  });
+}
+
+/** One card face as SVG: its colour, its value, the colour's initial for colour-blind eyes. */
+export function card(name, cls = "card", trumpColour = null) {
+  const { colour, value } = parse(name);
+  const fill = COLOURS[colour] || "#444";
+  const isTrump = colour === trumpColour;
+  return s("svg", { class: cls, viewBox: "0 0 60 90", "data-card": name },
+    s("title", { text: name }),
+    s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffdf6", stroke: fill, "stroke-width": isTrump ? 4 : 2.5 }),
+    s("rect", { x: 7, y: 20, width: 46, height: 50, rx: 23, fill, opacity: 0.14 }),
+    s("text", { x: 30, y: 58, "text-anchor": "middle", "font-size": 34, "font-weight": 800, fill, text: String(value) }),
+    s("text", { x: 6, y: 15, "font-size": 12, "font-weight": 700, fill, text: String(value) }),
+    s("text", { x: 54, y: 84, "text-anchor": "end", "font-size": 9, fill, text: colour }),
+    isTrump ? s("text", { x: 54, y: 15, "text-anchor": "end", "font-size": 13, fill, text: "★" }) : null);
+}
+
+/** The witches' wheel: values 1-9 around a circle, the trump value in the trump colour; the
+ * bigger a number, the higher it ranks now. */
+function wheel(view) {
+  const order = view.wheel_order || [];
+  const trump = view.trump ? parse(view.trump) : null;
+  const fill = trump ? COLOURS[trump.colour] : "#999";
+  const size = 150, c = size / 2, r = 56;
+  const rank = Object.fromEntries(order.map((v, i) => [v, i]));
+  const marks = [];
+  for (let v = 1; v <= 9; v++) {
+    const angle = ((v - 1) / 9) * 2 * Math.PI - Math.PI / 2;
+    const x = c + r * Math.cos(angle), y = c + r * Math.sin(angle);
+    const place = rank[v] ?? 8;
+    const top = place === 0;
+    marks.push(s("g", { "data-value": v },
+      s("circle", { cx: x, cy: y, r: top ? 16 : 13 - place * 0.6, fill: top ? fill : "#fff", stroke: fill, "stroke-width": 2, opacity: 1 - place * 0.06 }),
+      s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": top ? 16 : 13, "font-weight": 700, fill: top ? "#fff" : "#333", text: String(v) })));
+  }
+  const arrow = view.wheel === "ascending" ? "↻ ascending" : "↺ descending";
+  return s("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "wheel", role: "img", "aria-label": `wheel, highest first: ${order.join(" ")}` },
+    s("circle", { cx: c, cy: c, r: r + 18, fill: "#2b2340", opacity: 0.85 }),
+    s("circle", { cx: c, cy: c, r: r - 22, fill: "none", stroke: "#b9a6e0", "stroke-dasharray": "4 3" }),
+    s("text", { x: c, y: c + 4, "text-anchor": "middle", "font-size": 10, fill: "#fff", text: arrow }),
+    marks);
+}
+
+function trickPoints(trick) {
+  const total = trick.cards.reduce((sum, name) => sum + parse(name).value, 0);
+  return total - (trick.new_trump ? parse(trick.new_trump).value : 0);
+}
+
+export function render(ctx) {
+  const { view, seat, legal, act, seatName } = ctx;
+  const handled = new Set();
+  const trumpColour = view.trump ? parse(view.trump).colour : null;
+  const plays = legalIndex(legal, (a) => `${a.type}:${a.card ?? ""}`);
+  const control = (node, key) => {
+    const entry = plays.get(key);
+    if (entry) { legalControl(node, entry, act); handled.add(entry.id); }
+    return node;
+  };
+
+  // ---- centre: trump pile, wheel, draw pile
+  const pile = view.trump_pile || [];
+  const centre = h("div", { class: "felt" },
+    h("div", { class: "zone" },
+      h("figure", {},
+        h("div", { class: "cards overlap" },
+          pile.slice(0, -1).slice(-4).map((name) => card(name, "card small", null)),
+          view.trump ? card(view.trump, "card big", trumpColour) : cardBack(null, "card big")),
+        h("figcaption", { text: view.trump ? `Trump: ${view.trump} (pile of ${pile.length})` : "No trump yet" })),
+      h("figure", {}, wheel(view),
+        h("figcaption", { text: `Wheel, highest first: ${(view.wheel_order || []).join(" > ")}` })),
+      h("figure", {}, cardBack(view.draw_pile, "card big"),
+        h("figcaption", { text: view.end_phase ? "Draw pile used up: end phase" : `Draw pile: ${plural(view.draw_pile, "card")}` }))),
+    trickArea(view, ctx, control));
+
+  // ---- seats, starting with this seat
+  const n = view.players;
+  const first = seat ?? 0;
+  const seats = h("div", { class: "seats" },
+    Array.from({ length: n }, (_, k) => seatPanel(view, ctx, (first + k) % n, trumpColour)));
+
+  // ---- your hand
+  let hand = null;
+  if (seat !== null && view.hand) {
+    hand = h("div", { class: "panel hand" },
+      h("h3", { text: `Your hand (${plural(view.hand.length, "card")})` }),
+      h("div", { class: "cards", "data-zone": "hand" },
+        sortCards(view.hand).map((name) => control(card(name, "card", trumpColour), `play:${name}`))),
+      trumpColour ? h("p", { class: "small muted", text: `★ marks trump (${trumpColour}).` }) : null);
+  }
+  return { node: h("div", { class: "witches" }, centre, hand, seats), handled };
+}
+
+function trickArea(view, ctx, control) {
+  const { seatName } = ctx;
+  const trick = view.trick || [];
+  const choosing = view.trick_winner !== null && view.trick_winner !== undefined;
+  const keep = control(h("button", { type: "button", text: `Keep the trump ${view.trump}` }), "keep_trump:");
+  const played = trick.map((t) => h("figure", {},
+    choosing ? control(card(t.card, "card big"), `change_trump:${t.card}`) : card(t.card, "card big"),
+    h("figcaption", { text: seatName(t.player) })));
+  let heading;
+  if (choosing) {
+    heading = `${seatName(view.trick_winner)} won the trick` +
+      (ctx.seat === view.trick_winner ? ": click a card of the trick to make it the new trump, or keep it." : " and may change trump.");
+  } else if (view.leader !== null && view.leader !== undefined) {
+    heading = `Trick ${(view.tricks || []).length + 1}` + (trick.length ? "" : `: ${view.leader === ctx.seat ? "you lead" : `${seatName(view.leader)} leads`}`);
+  } else {
+    heading = view.result ? "All cards are played." : "Dealing…";
+  }
+  const last = (view.tricks || []).at(-1);
+  return h("div", { class: "trick", "data-zone": "trick" },
+    h("h3", { text: heading }),
+    h("div", { class: "zone" }, played.length ? played : h("span", { class: "muted", text: "No card played yet." })),
+    choosing && keep.classList.contains("legal") ? h("div", { class: "row" }, keep) : null,
+    last ? h("p", { class: "small" },
+      `Last trick: ${last.players.map((p, i) => `${seatName(p)} ${last.cards[i]}`).join(", ")} → ` +
+      `${seatName(last.winner)} took ${trickPoints(last)} points` + (last.new_trump ? `, new trump ${last.new_trump}` : "")) : null);
+}
+
+function seatPanel(view, ctx, p, trumpColour) {
+  const { seat, seatName, toMove, result } = ctx;
+  const known = (view.known_in_hands || [])[p] || [];
+  const captured = (view.captured || [])[p] || [];
+  const hidden = Math.max(0, view.hand_sizes[p] - (p === seat ? view.hand_sizes[p] : known.length));
+  const winners = (result && result.winners) || [];
+  return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
+    h("h3", {},
+      h("span", { text: seatName(p) }),
+      toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
+      view.leader === p ? h("span", { class: "badge", text: "leads" }) : null,
+      winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
+    h("div", { class: "small", text: `${plural(view.hand_sizes[p], "card")} in hand · ${plural(view.scores[p], "point")} captured` }),
+    p !== seat ? h("div", { class: "cards overlap" },
+      Array.from({ length: Math.min(hidden, 9) }, () => cardBack(null, "card small")),
+      known.map((name) => card(name, "card small", trumpColour))) : null,
+    known.length && p !== seat ? h("div", { class: "small muted", text: `took face up: ${known.join(", ")}` }) : null,
+    captured.length ? h("div", {},
+      h("div", { class: "small muted", text: `captured (${captured.length}):` }),
+      h("div", { class: "cards overlap" }, sortCards(captured).map((name) => card(name, "card small")))) : null);
+}

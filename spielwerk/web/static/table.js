@@ -1,0 +1,208 @@
+// The table page shell, the same for every game: connects the websocket, keeps the log,
+// shows whose turn it is and the result, and hands the board to the game's renderer module
+// (static/games/<game>.js). Legal actions the renderer does not draw as board controls are
+// listed as buttons, so every legal action is always one click away.
+import { h } from "/static/dom.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const fragment = new URLSearchParams(location.hash.slice(1));
+const token = fragment.get("token");
+
+const el = (id) => document.getElementById(id);
+const ui = {
+  title: el("game-title"), seat: el("seat-label"), rules: el("rules-link"), conn: el("conn"),
+  toast: el("toast"), status: el("status"), result: el("result"), board: el("board"),
+  actions: el("actions"), log: el("log"),
+};
+
+let socket = null;
+let table = null;          // the welcome message's table
+let mySeat = null;
+let renderer = null;       // the game's renderer module
+let info = null;           // /api/games/<game>: options, component data
+let latest = null;         // the newest state message
+let waiting = false;       // an action is on its way: controls are off until the answer
+let retry = 500;
+let finalClose = false;
+
+function seatName(p, capital = true) {
+  if (p === mySeat) return capital ? "You" : "you";
+  const seat = table && table.seats[p];
+  const who = seat && seat.kind === "bot" ? ` (bot: ${seat.bot})` : "";
+  return `Seat ${p}${who}`;
+}
+
+function showToast(text) {
+  ui.toast.textContent = text;
+  ui.toast.hidden = false;
+  clearTimeout(showToast.timer);
+  showToast.timer = setTimeout(() => { ui.toast.hidden = true; }, 6000);
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function act(action) {
+  if (waiting || mySeat === null) return;
+  waiting = true;
+  document.body.classList.add("waiting");
+  send({ type: "act", action });
+  renderActions();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
+  socket.addEventListener("open", () => {
+    retry = 500;
+    ui.conn.textContent = "connected";
+    ui.conn.classList.remove("off");
+    send(token ? { type: "hello", token } : { type: "hello" });
+  });
+  socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    ui.conn.textContent = "disconnected";
+    ui.conn.classList.add("off");
+    waiting = false;
+    if (finalClose || [4400, 4403, 4404].includes(event.code)) return;
+    setTimeout(connect, retry);          // the server may be restarting: come back
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+async function onMessage(message) {
+  if (message.type === "welcome") {
+    table = message.table;
+    mySeat = message.seat;
+    ui.log.replaceChildren();            // the server sends the whole log again
+    ui.title.textContent = table.title;
+    document.title = `${table.title} · spielwerk`;
+    ui.rules.href = table.rules_url;
+    ui.seat.textContent = mySeat === null ? "Spectator" : `Seat ${mySeat}`;
+    if (!renderer) {
+      [renderer, info] = await Promise.all([
+        import(table.renderer),
+        fetch(`/api/games/${encodeURIComponent(table.game)}`).then((r) => r.json()),
+      ]);
+      if (latest) render();
+    }
+  } else if (message.type === "state") {
+    waiting = false;
+    document.body.classList.remove("waiting");
+    appendLog(message.log);
+    latest = message;
+    document.body.dataset.version = String(message.version);
+    if (renderer) render();
+  } else if (message.type === "error") {
+    waiting = false;
+    document.body.classList.remove("waiting");
+    showToast(message.message);
+    if (latest && renderer) render();
+  }
+}
+
+function appendLog(lines) {
+  for (const line of lines) {
+    const mine = mySeat !== null && line.actor === mySeat;
+    ui.log.append(h("li", { class: mine ? "mine" : null, value: line.i + 1, text: line.text }));
+  }
+  ui.log.scrollTop = ui.log.scrollHeight;
+}
+
+function renderStatus() {
+  const state = latest;
+  ui.status.className = "status";
+  if (state.broken) {
+    ui.status.textContent = state.broken;
+    return;
+  }
+  if (state.over) {
+    ui.status.classList.add("over");
+    ui.status.textContent = "Game over.";
+    return;
+  }
+  const movers = state.to_move;
+  if (mySeat !== null && movers.includes(mySeat)) {
+    ui.status.classList.add("your-turn");
+    ui.status.textContent = "Your turn.";
+  } else if (movers.length === 0) {
+    ui.status.textContent = "Waiting…";
+  } else {
+    ui.status.textContent = `${movers.map((p) => seatName(p)).join(", ")} to move.`;
+  }
+}
+
+function renderResult() {
+  const result = latest.result;
+  ui.result.hidden = !result;
+  if (!result) return;
+  const winners = result.winners || [];
+  const scores = result.scores || [];
+  const head = winners.length
+    ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((p) => seatName(p)).join(", ")}`
+    : "No winner";
+  ui.result.replaceChildren(
+    h("h2", { text: `Game over. ${head}.` }),
+    h("table", {},
+      h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "" })),
+      scores.map((score, p) => h("tr", {},
+        h("td", { text: seatName(p) }), h("td", { text: String(score) }),
+        h("td", { text: winners.includes(p) ? "winner" : "" })))),
+    result.tie_break ? h("p", { class: "small", text: `Tie-break: ${result.tie_break}` }) : null,
+    h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+}
+
+let handled = new Set();
+
+function renderActions() {
+  const legal = latest ? latest.legal : [];
+  const rest = legal.filter((entry) => !handled.has(entry.id));
+  if (!legal.length) {
+    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? "You are watching." : "Nothing to do right now." }));
+    return;
+  }
+  ui.actions.replaceChildren(
+    rest.length < legal.length
+      ? h("p", { class: "small muted", text: rest.length ? "Click a highlighted piece on the table, or:" : "Click a highlighted piece on the table." })
+      : null,
+    ...rest.map((entry) => h("button", {
+      type: "button", class: "legal", "data-action-id": entry.id, disabled: waiting,
+      onclick: () => act(entry.action), text: entry.text,
+    })));
+}
+
+function render() {
+  renderStatus();
+  renderResult();
+  const ctx = {
+    view: latest.view,
+    seat: mySeat,
+    legal: waiting ? [] : latest.legal,
+    toMove: latest.to_move,
+    over: latest.over,
+    result: latest.result,
+    table,
+    info,
+    data: (info && info.data) || {},
+    seatName,
+    act,
+  };
+  let drawn;
+  try {
+    drawn = renderer.render(ctx);
+  } catch (error) {
+    console.error(error);
+    drawn = { node: h("p", { class: "toast", text: `The board could not be drawn: ${error}` }), handled: new Set() };
+  }
+  handled = drawn.handled || new Set();
+  ui.board.replaceChildren(drawn.node);
+  renderActions();
+}
+
+window.addEventListener("beforeunload", () => { finalClose = true; });
+if (!tableId) {
+  ui.status.textContent = "No table id in the address.";
+} else {
+  connect();
+}

@@ -1,0 +1,300 @@
+"""The server's storage: tables, seats and the action log, through SQLAlchemy.
+
+The action log is the source of truth: a table's state is rebuilt by replaying its actions, so
+nothing else about a game is stored. Seat tokens are stored only as SHA-256 hashes. Every call
+is synchronous and short; the server runs them in a thread so the event loop never waits.
+
+`(table_id, idx)` is the primary key of an action, so two writers can never both append the
+same step: the second one fails and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+DEFAULT_DB_URL = "sqlite:///spielwerk.db"
+"""A SQLite file in the working directory: the embedded default."""
+
+metadata = MetaData()
+
+tables_table = Table(
+    "sw_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("chance_secret", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("steps", Integer, nullable=False, default=0),
+)
+
+seats_table = Table(
+    "sw_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("sw_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("bot", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+actions_table = Table(
+    "sw_actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("sw_tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("actor", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+)
+
+
+class StorageError(Exception):
+    """The database refused a write (e.g. a step that another writer stored first)."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str, token_hash: str | None) -> bool:
+    return token_hash is not None and hmac.compare_digest(hash_token(token), token_hash)
+
+
+def normalise_url(url: str) -> str:
+    """An SQLAlchemy URL from what a user types: `postgresql://...` uses psycopg 3, a bare
+    path is a SQLite file."""
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    kind: str
+    """"human" or "bot"."""
+    bot: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    chance_secret: str
+    created_at: float
+    finished: bool
+    steps: int
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    idx: int
+    actor: int
+    action: dict[str, Any]
+
+
+class Storage:
+    """Tables, seats and actions in one SQL database (SQLite or PostgreSQL)."""
+
+    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+        self.url = normalise_url(url)
+        try:
+            parsed = make_url(self.url)
+        except ArgumentError as error:
+            raise ValueError(f"not a database URL: {url!r} ({error})") from None
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {"future": True}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+    def create_table(
+        self,
+        table_id: str,
+        game: str,
+        options: dict[str, Any],
+        players: int,
+        seed: int,
+        chance_secret: str,
+        seats: Sequence[SeatRow],
+    ) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(tables_table).values(
+                    id=table_id,
+                    game=game,
+                    options=options,
+                    players=players,
+                    seed=seed,
+                    chance_secret=chance_secret,
+                    created_at=time.time(),
+                    finished=False,
+                    steps=0,
+                )
+            )
+            conn.execute(
+                insert(seats_table),
+                [
+                    {
+                        "table_id": table_id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in seats
+                ],
+            )
+
+    def append_actions(
+        self,
+        table_id: str,
+        first_index: int,
+        steps: Sequence[tuple[int, dict[str, Any]]],
+        finished: bool,
+    ) -> None:
+        """Store `steps` (actor, action JSON) as actions `first_index`, `first_index + 1`, ...
+        in one transaction. Raises StorageError, storing nothing, if any index is taken."""
+        if not steps:
+            return
+        rows = [
+            {
+                "table_id": table_id,
+                "idx": first_index + offset,
+                "actor": actor,
+                "action": json.dumps(action, sort_keys=True),
+            }
+            for offset, (actor, action) in enumerate(steps)
+        ]
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(actions_table), rows)
+                done = conn.execute(
+                    update(tables_table)
+                    .where(tables_table.c.id == table_id)
+                    .where(tables_table.c.steps == first_index)
+                    .values(steps=first_index + len(steps), finished=finished)
+                )
+                if done.rowcount != 1:
+                    raise StorageError(f"table {table_id} moved on before step {first_index}")
+        except StorageError:
+            raise
+        except Exception as error:  # an integrity error: someone stored these steps first
+            raise StorageError(f"could not store step {first_index} of {table_id}") from error
+
+    # ------------------------------------------------------------------ reads
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).first()
+            if row is None:
+                return None
+            seats = conn.execute(
+                select(seats_table)
+                .where(seats_table.c.table_id == table_id)
+                .order_by(seats_table.c.seat)
+            ).all()
+        return _table_row(row._mapping, seats)
+
+    def load_actions(self, table_id: str) -> list[StoredAction]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
+                .where(actions_table.c.table_id == table_id)
+                .order_by(actions_table.c.idx)
+            ).all()
+        return [StoredAction(r.idx, r.actor, json.loads(r.action)) for r in rows]
+
+    def list_tables(self, limit: int = 100) -> list[TableRow]:
+        """The newest tables first, with their seats."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_table).order_by(tables_table.c.created_at.desc()).limit(limit)
+            ).all()
+            ids = [r.id for r in rows]
+            seats: dict[str, list[Any]] = {i: [] for i in ids}
+            if ids:
+                for seat in conn.execute(
+                    select(seats_table)
+                    .where(seats_table.c.table_id.in_(ids))
+                    .order_by(seats_table.c.seat)
+                ).all():
+                    seats[seat.table_id].append(seat)
+        return [_table_row(r._mapping, seats[r.id]) for r in rows]
+
+    def count_tables(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(tables_table)).scalar_one())
+
+
+def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
+    return TableRow(
+        id=row["id"],
+        game=row["game"],
+        options=dict(row["options"]),
+        players=int(row["players"]),
+        seed=int(row["seed"]),
+        chance_secret=row["chance_secret"],
+        created_at=float(row["created_at"]),
+        finished=bool(row["finished"]),
+        steps=int(row["steps"]),
+        seats=tuple(SeatRow(s.seat, s.kind, s.bot, s.token_hash) for s in seats),
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers never wait for the writer; synchronous=NORMAL keeps every committed step
+    # through a crash of the server process (kill -9), which is what a game server needs.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,436 @@
+"""Tables in play: creating them, rebuilding them by replay, applying actions, running bots.
+
+`TableHub` is the only place that changes a table. Each table has a lock; an action is checked
+on a copy of the state, the chance events it triggers (refills, rolls) are drawn on the server,
+and all of it is stored in one transaction *before* the copy replaces the live state and the
+connections are told. So a crash at any moment loses nothing that anybody has seen, and a
+refused action changes nothing anywhere.
+
+What each connection receives is built by `state_message` from `view(seat)`, the seat's legal
+actions and the log as `describe(action, seat)`: nothing else about the state leaves here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import spielwerk
+from spielwerk.agents import AgentSpecError
+from spielwerk.core.actions import Action
+from spielwerk.core.game import Game
+from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.web.bots import BotPool, check_bot_spec
+from spielwerk.web.catalog import available_game, renderer_url
+from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.protocol import CreateTable
+from spielwerk.web.storage import SeatRow, Storage, StorageError, TableRow, hash_token
+
+log = logging.getLogger("spielwerk.web")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    actor: int
+    texts: tuple[str, ...]
+    """The action's text as each viewer may see it: [spectator, seat 0, seat 1, ...]."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket's place at a table. The hub only sets `wake`; the websocket's sender
+    task builds and sends the newest state when it wakes (so a slow client skips views it
+    could not keep up with, never log lines)."""
+
+    seat: int | None
+    log_sent: int = 0
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(eq=False)
+class LiveTable:
+    row: TableRow
+    game: Game
+    state: State
+    log: list[LogLine]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    driver: asyncio.Task[None] | None = None
+    broken: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return len(self.state.history)
+
+    def seat_for_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        found = None
+        for seat in self.row.seats:
+            # compare every seat (constant time per seat), so timing tells nothing
+            if seat.token_hash is not None and secrets.compare_digest(digest, seat.token_hash):
+                found = seat.seat
+        return found
+
+    def bot_turns(self) -> list[tuple[int, str]]:
+        """(seat, spec) of every bot that has a decision to make now."""
+        to_move = self.state.to_move
+        seats = sorted(to_move) if isinstance(to_move, frozenset) else [to_move]
+        turns = []
+        for seat in seats:
+            if seat >= 0:
+                row = self.row.seats[seat]
+                if row.kind == "bot" and row.bot:
+                    turns.append((seat, row.bot))
+        return turns
+
+
+def deciders(state: State) -> list[int]:
+    to_move = state.to_move
+    if isinstance(to_move, frozenset):
+        return sorted(to_move)
+    return [to_move] if to_move >= 0 else []
+
+
+def viewer_texts(state: State, action: Action) -> tuple[str, ...]:
+    viewers: list[int | None] = [None, *range(state.num_players)]
+    return tuple(state.describe(action, v) for v in viewers)
+
+
+def derived_seed(secret: str, *parts: object) -> int:
+    text = ":".join([secret, *map(str, parts)])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+class TableHub:
+    def __init__(
+        self,
+        storage: Storage,
+        bots: BotPool,
+        bot_delay: float = 0.0,
+        max_connections_per_table: int = 64,
+    ) -> None:
+        self.storage = storage
+        self.bots = bots
+        self.bot_delay = bot_delay
+        self.max_connections_per_table = max_connections_per_table
+        self.tables: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._db = ThreadPoolExecutor(
+            max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="spielwerk-db"
+        )
+        self._closed = False
+
+    async def _in_db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def close(self) -> None:
+        self._closed = True
+        for table in list(self.tables.values()):
+            if table.driver is not None:
+                table.driver.cancel()
+        self.bots.close()
+        self._db.shutdown(wait=True)
+
+    # ------------------------------------------------------------------ creating
+    async def create(self, request: CreateTable) -> tuple[str, dict[int, str]]:
+        """A new table; returns its id and the secret token of every human seat."""
+        game = available_game(request.game, dict(request.options))
+        players = len(request.seats)
+        seed = secrets.randbelow(2**31)
+        try:
+            game.new_state(players, seed=seed)  # checks the player count and player options
+        except spielwerk.OptionError as error:
+            raise ClientError(str(error)) from None
+        seats: list[SeatRow] = []
+        tokens: dict[int, str] = {}
+        for index, seat in enumerate(request.seats):
+            if seat.kind == "human":
+                if seat.bot is not None:
+                    raise ClientError(f"seat {index} is human: it takes no bot")
+                tokens[index] = secrets.token_urlsafe(24)
+                seats.append(SeatRow(index, "human", None, hash_token(tokens[index])))
+            else:
+                try:
+                    spec = check_bot_spec(seat.bot or "", game.name)
+                except (AgentSpecError, ValueError) as error:
+                    raise ClientError(f"seat {index}: {error}") from None
+                seats.append(SeatRow(index, "bot", spec, None))
+        table_id = secrets.token_urlsafe(9)
+        await self._in_db(
+            self.storage.create_table,
+            table_id,
+            game.name,
+            dict(game.options),
+            players,
+            seed,
+            secrets.token_hex(16),
+            seats,
+        )
+        await self.get(table_id)  # deals the cards and starts any bot
+        return table_id, tokens
+
+    # ------------------------------------------------------------------ loading
+    async def get(self, table_id: str) -> LiveTable:
+        """The live table, rebuilt from the database by replay if it is not in memory."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                table = self.tables.get(table_id)
+                if table is None:
+                    table = await self._load(table_id)
+                    self.tables[table_id] = table
+        finally:
+            self._loading.pop(table_id, None)
+        if not table.broken:
+            async with table.lock:
+                await self._advance(table, [])
+            self._kick(table)
+        return table
+
+    async def _load(self, table_id: str) -> LiveTable:
+        if len(table_id) > 32:
+            raise TableNotFound("no such table")
+        row = await self._in_db(self.storage.load_table, table_id)
+        if row is None:
+            raise TableNotFound(f"no table {table_id!r}")
+        actions = await self._in_db(self.storage.load_actions, table_id)
+        return await asyncio.get_running_loop().run_in_executor(None, _replay_table, row, actions)
+
+    # ------------------------------------------------------------------ acting
+    async def act(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> None:
+        """Seat `seat` plays `payload` (an action's JSON form). Raises ClientError (with the
+        reason) and changes nothing if it is not legal for that seat now."""
+        async with table.lock:
+            if table.broken:
+                raise ClientError(table.broken)
+            state = table.state
+            if state.is_terminal():
+                raise ClientError("the game is over")
+            if seat not in deciders(state):
+                raise ClientError(f"it is not your turn (seat {seat}); wait for the others")
+            try:
+                action = state.game.action_from_json(payload)
+                state.clone().apply(action, player=seat)
+            except spielwerk.IllegalAction as error:
+                raise ClientError(f"illegal action: {error}") from None
+            await self._advance(table, [(seat, action)])
+        self._kick(table)
+
+    async def _advance(self, table: LiveTable, moves: Sequence[tuple[int, Action]]) -> None:
+        """Apply `moves` and every chance event that follows on a copy, store them, then make
+        the copy live and wake the connections. The caller holds the table's lock."""
+        work = table.state.clone()
+        steps: list[tuple[int, dict[str, Any]]] = []
+        lines: list[LogLine] = []
+        secret = table.row.chance_secret
+        pending = list(moves)
+        while True:
+            if pending:
+                actor, action = pending.pop(0)
+            elif work.to_move == CHANCE:
+                rng = random.Random(derived_seed(secret, "chance", len(work.history)))
+                actor, action = CHANCE, work.sample_chance(rng)
+            else:
+                break
+            lines.append(LogLine(actor, viewer_texts(work, action)))
+            work.apply(action, player=actor)
+            steps.append((actor, action.to_json()))
+        if not steps:
+            return
+        first = table.version
+        try:
+            await self._in_db(
+                self.storage.append_actions, table.id, first, steps, work.to_move == TERMINAL
+            )
+        except StorageError as error:
+            # Another server process, or a lost write: the database is the truth, so forget
+            # this copy and rebuild from it at the next access.
+            log.error("table %s: %s", table.id, error)
+            self._evict(table, force=True)
+            raise ClientError("the table changed elsewhere; reload the page") from None
+        table.state = work
+        table.log.extend(lines)
+        for connection in table.connections:
+            connection.wake.set()
+
+    # ------------------------------------------------------------------ bots
+    def _kick(self, table: LiveTable) -> None:
+        if self._closed or table.broken or not table.bot_turns():
+            return
+        if table.driver is None or table.driver.done():
+            table.driver = asyncio.create_task(self._drive(table), name=f"bots-{table.id}")
+
+    async def _drive(self, table: LiveTable) -> None:
+        """Let the bots move until a human (or nobody) is to move."""
+        try:
+            while not self._closed:
+                async with table.lock:
+                    turns = table.bot_turns()
+                    record = table.state.to_record()
+                    version = table.version
+                if not turns:
+                    break
+                seat, spec = turns[0]
+                seed = derived_seed(table.row.chance_secret, "bot", version, seat)
+                if self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay)
+                try:
+                    choice = await self.bots.choose(record, seat, spec, seed)
+                    action = table.game.action_from_json(choice)
+                except Exception:
+                    log.exception("table %s: bot %s failed; it plays at random", table.id, spec)
+                    action = random.Random(seed).choice(table.state.legal_actions(seat))
+                async with table.lock:
+                    if table.version != version:
+                        continue  # a human decided at the same time: ask again
+                    await self._advance(table, [(seat, action)])
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the bot driver stopped", table.id)
+        finally:
+            if not table.connections:
+                self._evict(table)
+
+    # ------------------------------------------------------------------ connections
+    def join(self, table: LiveTable, seat: int | None) -> Connection:
+        if len(table.connections) >= self.max_connections_per_table:
+            raise ClientError("this table has too many connections")
+        connection = Connection(seat)
+        table.connections.add(connection)
+        connection.wake.set()
+        return connection
+
+    def leave(self, table: LiveTable, connection: Connection) -> None:
+        table.connections.discard(connection)
+        if not table.connections and (table.driver is None or table.driver.done()):
+            self._evict(table)
+
+    def _evict(self, table: LiveTable, force: bool = False) -> None:
+        """Forget an idle table (it is rebuilt from the database when next needed)."""
+        if self.tables.get(table.id) is table and (force or not table.connections):
+            del self.tables[table.id]
+            if force:
+                table.broken = "the table changed elsewhere; reload the page"
+                for connection in table.connections:
+                    connection.wake.set()
+
+    # ------------------------------------------------------------------ lobby
+    async def list_tables(self, limit: int = 100) -> list[dict[str, Any]]:
+        rows = await self._in_db(self.storage.list_tables, limit)
+        listed = []
+        for row in rows:
+            live = self.tables.get(row.id)
+            entry = table_summary(row)
+            if live is not None:
+                entry["steps"] = live.version
+                entry["finished"] = live.state.is_terminal()
+                entry["to_move"] = deciders(live.state)
+            listed.append(entry)
+        return listed
+
+
+def table_summary(row: TableRow) -> dict[str, Any]:
+    """What anybody may know about a table: no tokens, no seed."""
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": row.options,
+        "players": row.players,
+        "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in row.seats],
+        "created_at": row.created_at,
+        "finished": row.finished,
+        "steps": row.steps,
+        "to_move": None,
+    }
+
+
+def _replay_table(row: TableRow, actions: Sequence[Any]) -> LiveTable:
+    """Rebuild a table from its stored actions, with every viewer's log text."""
+    try:
+        game = spielwerk.load(row.game, **row.options)
+        state = game.new_state(row.players, seed=row.seed)
+    except Exception as error:
+        raise ClientError(f"table {row.id} cannot be rebuilt: {error}") from None
+    lines: list[LogLine] = []
+    table = LiveTable(row=row, game=game, state=state, log=lines)
+    for stored in actions:
+        try:
+            action = game.action_from_json(stored.action)
+            text = viewer_texts(state, action)
+            state.apply(action, player=stored.actor)
+        except Exception as error:
+            table.broken = f"this table's record stops replaying at step {stored.idx}: {error}"
+            log.error("table %s: %s", row.id, table.broken)
+            break
+        lines.append(LogLine(stored.actor, text))
+    return table
+
+
+def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
+    """The newest state as `connection`'s seat may see it, with the log lines it has not had."""
+    state = table.state
+    seat = connection.seat
+    column = 0 if seat is None else seat + 1
+    legal = (
+        []
+        if seat is None or table.broken
+        else [
+            {"id": a.id, "action": a.to_json(), "text": state.describe(a, seat)}
+            for a in state.legal_actions(seat)
+        ]
+    )
+    start = connection.log_sent
+    new_lines = [
+        {
+            "i": start + offset,
+            "actor": None if line.actor == CHANCE else line.actor,
+            "text": line.texts[column],
+        }
+        for offset, line in enumerate(table.log[start:])
+    ]
+    connection.log_sent = len(table.log)
+    over = state.is_terminal()
+    return {
+        "type": "state",
+        "version": table.version,
+        "seat": seat,
+        "to_move": deciders(state),
+        "over": over,
+        "result": state.result() if over else None,
+        "view": state.view(seat),
+        "legal": legal,
+        "log_from": start,
+        "log": new_lines,
+        "broken": table.broken,
+    }
+
+
+def welcome_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
+    game = table.game
+    return {
+        "type": "welcome",
+        "seat": seat,
+        "table": {
+            **table_summary(table.row),
+            "title": game.title,
+            "rules_url": f"/rules/{game.name}",
+            "renderer": renderer_url(game.name),
+        },
+    }
