@@ -1,5 +1,8 @@
 # Everything a fresh clone needs: `make test` and `make run` create .venv and install from
-# pyproject.toml themselves.
+# pyproject.toml themselves. `make run` serves the lobby on http://127.0.0.1:8000 with a SQLite
+# file spielwerk.db (HOST=... PORT=... to change). The browser tests need Debian's chromium and
+# the PostgreSQL tests its server binaries: .ci/run installs both; without them those tests are
+# skipped (and fail when CI is set).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,13 +13,16 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,web]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/spielwerk play witches --players human,heuristic,mcts,random
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+run: $(STAMP)  # the server prints the lobby's URL once it listens; Ctrl-C stops it
+	$(BIN)/spielwerk serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q

@@ -449,7 +449,11 @@ def serve(
         ),
     ] = None,
     bot_workers: Annotated[
-        int | None, typer.Option(help="processes for the bots (default: cores - 1)")
+        int | None,
+        typer.Option(
+            help="processes for the MCTS bots (default: cores - 1; random and heuristic bots "
+            "have one of their own)"
+        ),
     ] = None,
     bot_delay: Annotated[
         float, typer.Option(help="seconds a bot waits before moving, so people can follow")
@@ -467,7 +471,6 @@ def serve(
             raise UsageProblem(f"--bot-workers must be at least 1, not {bot_workers}")
         if bot_delay < 0:
             raise UsageProblem(f"--bot-delay must not be negative, not {bot_delay}")
-    sys.stderr.write(f"spielwerk: serving on http://{host}:{port}\n")
     try:
         run_server(host, port, db, bot_workers, bot_delay)
     except Exception as error:  # e.g. an unreachable database or a bad URL

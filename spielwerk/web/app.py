@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -35,9 +35,10 @@ from spielwerk.web.protocol import (
     Hello,
     Ping,
     error_message,
+    ok_message,
     validation_text,
 )
-from spielwerk.web.storage import DEFAULT_DB_URL, Storage
+from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
     Connection,
     LiveTable,
@@ -57,8 +58,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 HELLO_TIMEOUT = 15.0
 """Seconds a new websocket has to say hello."""
-MESSAGES_PER_SECOND = 30
-"""A client sending faster than this (over a few seconds) is disconnected."""
+IDLE_MESSAGES_PER_SECOND = 30
+"""A client sending messages that change nothing (pings, refused or malformed ones) faster
+than this, over a few seconds, is disconnected. Accepted actions do not count: the game itself
+bounds them (each needs its seat's turn)."""
+RATE_WINDOW = 3.0
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
@@ -78,7 +82,7 @@ class ServerSettings:
     bot_delay: float = 0.6
     """Seconds a bot waits before it moves, so people can follow the table."""
     max_connections_per_table: int = 64
-    extra: dict[str, Any] = field(default_factory=dict)
+    max_connections: int = 4096
 
 
 class _BodyTooLarge(Exception):
@@ -162,6 +166,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             BotPool(settings.bot_workers),
             bot_delay=settings.bot_delay,
             max_connections_per_table=settings.max_connections_per_table,
+            max_connections=settings.max_connections,
         )
         app.state.hub = hub
         try:
@@ -229,8 +234,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return JSONResponse({**info, "data": component_data(game)})
 
     @app.get("/api/tables")
-    async def list_tables(request: Request) -> list[dict[str, Any]]:
-        return await hub_of(request).list_tables()
+    async def list_tables(request: Request) -> Response:
+        try:
+            return JSONResponse(await hub_of(request).list_tables())
+        except StorageError as error:
+            log.error("listing tables: %s", error.__cause__ or error)
+            return _error(503, "the database did not answer; try again")
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
@@ -277,8 +286,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return JSONResponse(summary)
 
     @app.get("/healthz")
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health(request: Request) -> dict[str, Any]:
+        """Liveness, and how much the server holds in memory (tables rebuilt from the
+        database, open websockets): both fall back to zero when everybody has left."""
+        hub = hub_of(request)
+        return {"status": "ok", "live_tables": len(hub.tables), "connections": hub.connections}
 
     # ------------------------------------------------------------------ websocket
     @app.websocket("/ws/tables/{table_id}")
@@ -330,8 +342,8 @@ class _Session:
         async with self._send_lock:
             await self.websocket.send_text(text)
 
-    async def error(self, text: str) -> None:
-        await self.send(error_message(text))
+    async def error(self, text: str, ref: int | None = None) -> None:
+        await self.send(error_message(text, ref))
 
     async def fail(self, text: str, code: int) -> None:
         with suppress(Exception):
@@ -352,9 +364,9 @@ class _Session:
             await self.error(f"message larger than {MAX_MESSAGE_BYTES} bytes refused")
             return ""
         now = time.monotonic()
-        self._recent = [t for t in self._recent if now - t < 3.0]
+        self._recent = [t for t in self._recent if now - t < RATE_WINDOW]
         self._recent.append(now)
-        if len(self._recent) > 3 * MESSAGES_PER_SECOND:
+        if len(self._recent) > RATE_WINDOW * IDLE_MESSAGES_PER_SECOND:
             await self.fail("too many messages", 4429)
             return None
         return str(text)
@@ -407,22 +419,32 @@ class _Session:
     async def _act(
         self, hub: TableHub, table: LiveTable, connection: Connection, message: Act
     ) -> None:
-        seat = connection.seat
+        seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play")
+            await self.error("spectators cannot act: open a seat link to play", ref)
             return
         if message.seat is not None and message.seat != seat:
-            await self.error(
-                f"your token is for seat {seat}: you cannot act for seat {message.seat}"
-            )
+            text = f"your token is for seat {seat}: you cannot act for seat {message.seat}"
+            await self.error(text, ref)
             return
         try:
-            await hub.act(table, seat, dict(message.action))
+            version = await hub.act(table, seat, dict(message.action))
         except ClientError as error:
-            await self.error(str(error))
+            await self.error(str(error), ref)
+            return
+        if self._recent:
+            self._recent.pop()  # an accepted action does not count against the rate
+        await self.send(ok_message(ref, version))
 
     async def _push_states(self, table: LiveTable, connection: Connection) -> None:
-        while True:
-            await connection.wake.wait()
-            connection.wake.clear()
-            await self.send(state_message(table, connection))
+        try:
+            while True:
+                await connection.wake.wait()
+                connection.wake.clear()
+                await self.send(state_message(table, connection))
+        except (WebSocketDisconnect, OSError):  # the client has gone
+            return
+        except Exception:  # a bug: this connection cannot go on
+            log.exception("table %s: sending a state failed; closing the connection", table.id)
+            with suppress(Exception):
+                await self.websocket.close(code=1011, reason="internal error")

@@ -1,9 +1,15 @@
 """Bots on the server: their thinking runs in worker processes, never on the event loop.
 
-A bot's turn sends the table's record, the seat, its spec and a seed to a worker, which replays
-the record and asks the agent through the same `Turn` the terminal and the tournaments use: the
-bot sees only its seat's view and resampled states. One table's search therefore never blocks
-another table or the websocket pings.
+A bot's turn sends the table's game, options, seed and action history (as ids) with the seat,
+its spec and a seed to a worker. The worker rebuilds the state (keeping the last states it
+built, so a table's next turn only applies the new actions) and asks the agent through the same
+`Turn` the terminal and the tournaments use: the bot sees only its seat's view and resampled
+states.
+
+Two lanes keep one table's search from holding up another table's quick bot: random and
+heuristic bots answer in milliseconds from one worker of their own; MCTS bots share the search
+workers. Each table asks for one bot decision at a time, so a table never waits for its own
+earlier search.
 """
 
 from __future__ import annotations
@@ -11,7 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
+import threading
+import time
+from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -21,11 +31,15 @@ import spielwerk
 from spielwerk.agents import AgentSpecError, make_agent
 from spielwerk.agents.base import make_turn
 from spielwerk.agents.heuristics import heuristic_factory
+from spielwerk.core.state import State
 
 log = logging.getLogger("spielwerk.web")
 
 MAX_MCTS_ITERATIONS = 20_000
 MAX_MCTS_SECONDS = 10.0
+WORKER_CACHE_TABLES = 32
+"""States a worker keeps between a table's bot turns."""
+PARENT_CHECK_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +74,11 @@ def check_bot_spec(spec: str, game_name: str) -> str:
     return spec
 
 
+def is_search(spec: str) -> bool:
+    """True for the bots that search (and so take the search lane)."""
+    return spec.partition(":")[0] == "mcts"
+
+
 def bot_levels(game_name: str) -> list[dict[str, str]]:
     """The lobby's choices for this game (no heuristic where the game has none)."""
     try:
@@ -73,40 +92,133 @@ def bot_levels(game_name: str) -> list[dict[str, str]]:
     ]
 
 
-def choose_action(record: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
-    """In a worker: the bot's action (JSON form) at the end of `record`."""
-    state = spielwerk.replay(record)
-    agent = make_agent(spec, state.game.name, seed)
-    turn = make_turn(state, seat, agent.wants_sample, random.Random(seed))
-    return agent.act(turn).to_json()
+@dataclass(frozen=True, slots=True)
+class BotRequest:
+    """Everything a worker needs to decide for one seat (picklable, small)."""
+
+    table_id: str
+    game: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    history: tuple[tuple[int, int], ...]
+    """(actor, action id) of every action so far."""
+    seat: int
+    spec: str
+    bot_seed: int
 
 
-class BotPool:
-    """A pool of worker processes (spawned, so they share nothing with the server)."""
+_worker_states: OrderedDict[str, State] = OrderedDict()
+"""In a worker process: the last state built per table (least recently used first)."""
 
-    def __init__(self, workers: int) -> None:
+
+def _state_for(request: BotRequest) -> State:
+    """The table's state after `request.history`, from the worker's cache where it can."""
+    state = _worker_states.pop(request.table_id, None)
+    history = list(request.history)
+    if (
+        state is None
+        or state.game.name != request.game
+        or len(state.history) > len(history)
+        or state.history != history[: len(state.history)]
+    ):
+        state = spielwerk.load(request.game, **request.options).new_state(
+            request.players, seed=request.seed
+        )
+    for actor, action_id in history[len(state.history) :]:
+        # The server validated every stored action; a bad one still fails loudly here.
+        state.apply(action_id, player=actor)
+    _worker_states[request.table_id] = state
+    while len(_worker_states) > WORKER_CACHE_TABLES:
+        _worker_states.popitem(last=False)
+    return state
+
+
+def choose_action(request: BotRequest) -> int:
+    """In a worker: the id of the bot's action after the request's history."""
+    state = _state_for(request)
+    agent = make_agent(request.spec, request.game, request.bot_seed)
+    rng = random.Random(request.bot_seed)
+    turn = make_turn(state, request.seat, agent.wants_sample, rng)
+    return agent.act(turn).id
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a worker: exit as soon as the server process is gone. A server killed with SIGKILL
+    cannot stop its workers, and a worker waiting for work would otherwise live on."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+class _Lane:
+    """A pool of worker processes (spawned, so they share nothing with the server), rebuilt
+    if a worker dies."""
+
+    def __init__(self, name: str, workers: int) -> None:
+        self.name = name
         self.workers = max(1, workers)
         self._executor: Executor | None = None
 
     def _pool(self) -> Executor:
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=context,
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
         return self._executor
 
-    async def choose(self, record: dict[str, Any], seat: int, spec: str, seed: int) -> Any:
+    async def run(self, request: BotRequest) -> int:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             try:
-                return await loop.run_in_executor(
-                    self._pool(), choose_action, record, seat, spec, seed
-                )
+                return await loop.run_in_executor(self._pool(), choose_action, request)
             except BrokenProcessPool:
-                log.warning("bot worker died (attempt %d); starting a new pool", attempt)
+                log.warning("%s bot worker died (attempt %d); new workers", self.name, attempt)
                 self._executor = None
-        raise RuntimeError("the bot workers keep failing")
+        raise RuntimeError(f"the {self.name} bot workers keep failing")
 
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+class BotPool:
+    """The quick lane (random, heuristic: one worker) and the search lane (MCTS)."""
+
+    def __init__(self, search_workers: int) -> None:
+        self.quick = _Lane("quick", 1)
+        self.search = _Lane("search", search_workers)
+
+    async def choose(self, request: BotRequest) -> int:
+        lane = self.search if is_search(request.spec) else self.quick
+        return await lane.run(request)
+
+    def close(self) -> None:
+        self.quick.close()
+        self.search.close()
+
+
+def bot_request(
+    table_id: str, state: State, seed: int, seat: int, spec: str, bot_seed: int
+) -> BotRequest:
+    """The request for `seat`'s decision now (`seed` is the table's game seed)."""
+    return BotRequest(
+        table_id=table_id,
+        game=state.game.name,
+        options=dict(state.game.options),
+        players=state.num_players,
+        seed=seed,
+        history=tuple(state.history),
+        seat=seat,
+        spec=spec,
+        bot_seed=bot_seed,
+    )

@@ -3,15 +3,17 @@
 Websocket messages from a browser (JSON objects, at most `MAX_MESSAGE_BYTES`):
   {"type": "hello", "token": "..."}       join as the seat this token belongs to
   {"type": "hello"}                       join as a spectator (public view)
-  {"type": "act", "action": {...}}        play an action (its JSON form), optionally "seat": n
+  {"type": "act", "action": {...}}        play an action (its JSON form); optionally "seat": n
+                                          (must be the token's seat) and "ref": n (echoed)
   {"type": "ping"}                        answered with {"type": "pong"}
-The server answers with "welcome", "state" (view, legal actions, new log lines), "pong" and
-{"type": "error", "message": ...}; an error never changes the table.
+The server answers with "welcome", "state" (view, legal actions, new log lines), "ok" (an
+action was stored), "pong" and {"type": "error", "message": ...}; an error never changes the
+table. docs/web.md describes every field.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
@@ -38,6 +40,8 @@ class Act(_Strict):
     type: Literal["act"]
     action: Annotated[dict[ShortText, Scalar], Field(max_length=16)]
     seat: Annotated[int, Field(ge=0, le=MAX_SEATS)] | None = None
+    ref: Annotated[int, Field(ge=0, le=2**31)] | None = None
+    """Chosen by the client; echoed in the "ok" or "error" that answers this message."""
 
 
 class Ping(_Strict):
@@ -59,8 +63,17 @@ class CreateTable(_Strict):
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=MAX_SEATS)]
 
 
-def error_message(text: str) -> dict[str, str]:
-    return {"type": "error", "message": text}
+def error_message(text: str, ref: int | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "error", "message": text}
+    if ref is not None:
+        message["ref"] = ref
+    return message
+
+
+def ok_message(ref: int | None, version: int) -> dict[str, Any]:
+    """The answer to an accepted action: the table's version once it (and the chance events it
+    set off) are stored. A state message of at least that version follows."""
+    return {"type": "ok", "ref": ref, "version": version}
 
 
 def validation_text(error: Exception) -> str:

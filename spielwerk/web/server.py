@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
+import sys
 
 import uvicorn
 
@@ -10,6 +13,9 @@ from spielwerk.web.app import ServerSettings, create_app
 from spielwerk.web.protocol import MAX_MESSAGE_BYTES
 from spielwerk.web.storage import Storage
 
+STARTUP_FAILURE = 3
+"""The exit code when the server cannot start (uvicorn's)."""
+CONNECTION_MARGIN = 256
 WS_MAX_SIZE = 4 * MAX_MESSAGE_BYTES
 """Websocket frames above this are not even read: the connection is closed (code 1009)."""
 
@@ -33,13 +39,36 @@ def serve(
         bot_delay=bot_delay,
     )
     Storage(settings.db_url).close()  # a bad URL or an unreachable database fails here, early
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        # No compression: it costs more CPU than the few kilobytes of a state message are
+        # worth, and it keeps compression side channels (secret and chosen text in one
+        # compressed frame) out of the question.
+        ws_per_message_deflate=False,
         log_level=log_level,
         timeout_graceful_shutdown=3,
+        # Sockets still saying hello count too: the websockets the hub admits, plus a margin.
+        limit_concurrency=settings.max_connections + CONNECTION_MARGIN,
     )
+    server = _AnnouncingServer(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)  # e.g. the port is taken (uvicorn said so)
+
+
+class _AnnouncingServer(uvicorn.Server):
+    """Says where the lobby is once the socket listens (not before: the port may be taken)."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            host = self.config.host
+            shown = f"[{host}]" if ":" in host else host
+            sys.stderr.write(f"spielwerk: the lobby is at http://{shown}:{self.config.port}/\n")
+            sys.stderr.flush()

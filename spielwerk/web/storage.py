@@ -14,7 +14,8 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +40,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 DEFAULT_DB_URL = "sqlite:///spielwerk.db"
 """A SQLite file in the working directory: the embedded default."""
@@ -55,7 +56,7 @@ tables_table = Table(
     Column("players", Integer, nullable=False),
     Column("seed", BigInteger, nullable=False),
     Column("chance_secret", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
+    Column("created_at", Float, nullable=False, index=True),
     Column("finished", Boolean, nullable=False, default=False),
     Column("steps", Integer, nullable=False, default=0),
 )
@@ -81,7 +82,11 @@ actions_table = Table(
 
 
 class StorageError(Exception):
-    """The database refused a write (e.g. a step that another writer stored first)."""
+    """The database did not store a write; nothing of it was stored."""
+
+
+class StepConflict(StorageError):
+    """Another writer stored these steps of the table first (the database is the truth)."""
 
 
 def hash_token(token: str) -> str:
@@ -148,13 +153,25 @@ class Storage:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(self.url, **kwargs)
+        try:
+            self.engine: Engine = create_engine(self.url, **kwargs)
+        except ArgumentError as error:  # e.g. an unknown database kind
+            raise ValueError(f"not a database URL: {url!r} ({error})") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @contextmanager
+    def _failing_as_storage_error(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except StorageError:
+            raise
+        except SQLAlchemyError as error:
+            raise StorageError(f"could not {what}") from error
 
     # ------------------------------------------------------------------ writes
     def create_table(
@@ -167,7 +184,7 @@ class Storage:
         chance_secret: str,
         seats: Sequence[SeatRow],
     ) -> None:
-        with self.engine.begin() as conn:
+        with self._failing_as_storage_error("create a table"), self.engine.begin() as conn:
             conn.execute(
                 insert(tables_table).values(
                     id=table_id,
@@ -203,7 +220,8 @@ class Storage:
         finished: bool,
     ) -> None:
         """Store `steps` (actor, action JSON) as actions `first_index`, `first_index + 1`, ...
-        in one transaction. Raises StorageError, storing nothing, if any index is taken."""
+        in one transaction. Raises StepConflict, storing nothing, if any index is taken, and
+        StorageError, storing nothing, if the database fails."""
         if not steps:
             return
         rows = [
@@ -225,15 +243,15 @@ class Storage:
                     .values(steps=first_index + len(steps), finished=finished)
                 )
                 if done.rowcount != 1:
-                    raise StorageError(f"table {table_id} moved on before step {first_index}")
-        except StorageError:
-            raise
-        except Exception as error:  # an integrity error: someone stored these steps first
+                    raise StepConflict(f"table {table_id} moved on before step {first_index}")
+        except IntegrityError as error:  # the primary key: someone stored these steps first
+            raise StepConflict(f"step {first_index} of {table_id} is taken") from error
+        except SQLAlchemyError as error:
             raise StorageError(f"could not store step {first_index} of {table_id}") from error
 
     # ------------------------------------------------------------------ reads
     def load_table(self, table_id: str) -> TableRow | None:
-        with self.engine.connect() as conn:
+        with self._failing_as_storage_error("load a table"), self.engine.connect() as conn:
             row = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).first()
             if row is None:
                 return None
@@ -245,7 +263,7 @@ class Storage:
         return _table_row(row._mapping, seats)
 
     def load_actions(self, table_id: str) -> list[StoredAction]:
-        with self.engine.connect() as conn:
+        with self._failing_as_storage_error("load actions"), self.engine.connect() as conn:
             rows = conn.execute(
                 select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
                 .where(actions_table.c.table_id == table_id)
@@ -255,7 +273,7 @@ class Storage:
 
     def list_tables(self, limit: int = 100) -> list[TableRow]:
         """The newest tables first, with their seats."""
-        with self.engine.connect() as conn:
+        with self._failing_as_storage_error("list tables"), self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables_table).order_by(tables_table.c.created_at.desc()).limit(limit)
             ).all()
@@ -271,7 +289,7 @@ class Storage:
         return [_table_row(r._mapping, seats[r.id]) for r in rows]
 
     def count_tables(self) -> int:
-        with self.engine.connect() as conn:
+        with self._failing_as_storage_error("count tables"), self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(tables_table)).scalar_one())
 
 

@@ -27,15 +27,24 @@ from spielwerk.agents import AgentSpecError
 from spielwerk.core.actions import Action
 from spielwerk.core.game import Game
 from spielwerk.core.state import CHANCE, TERMINAL, State
-from spielwerk.web.bots import BotPool, check_bot_spec
+from spielwerk.web.bots import BotPool, bot_request, check_bot_spec
 from spielwerk.web.catalog import available_game, renderer_url
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.protocol import CreateTable
-from spielwerk.web.storage import SeatRow, Storage, StorageError, TableRow, hash_token
+from spielwerk.web.storage import (
+    SeatRow,
+    StepConflict,
+    Storage,
+    StorageError,
+    TableRow,
+    hash_token,
+)
 
 log = logging.getLogger("spielwerk.web")
 
 T = TypeVar("T")
+
+MOVED_ON = "the table changed elsewhere; reload the page"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +130,14 @@ class TableHub:
         bots: BotPool,
         bot_delay: float = 0.0,
         max_connections_per_table: int = 64,
+        max_connections: int = 4096,
     ) -> None:
         self.storage = storage
         self.bots = bots
         self.bot_delay = bot_delay
         self.max_connections_per_table = max_connections_per_table
+        self.max_connections = max_connections
+        self.connections = 0
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._db = ThreadPoolExecutor(
@@ -169,16 +181,20 @@ class TableHub:
                     raise ClientError(f"seat {index}: {error}") from None
                 seats.append(SeatRow(index, "bot", spec, None))
         table_id = secrets.token_urlsafe(9)
-        await self._in_db(
-            self.storage.create_table,
-            table_id,
-            game.name,
-            dict(game.options),
-            players,
-            seed,
-            secrets.token_hex(16),
-            seats,
-        )
+        try:
+            await self._in_db(
+                self.storage.create_table,
+                table_id,
+                game.name,
+                dict(game.options),
+                players,
+                seed,
+                secrets.token_hex(16),
+                seats,
+            )
+        except StorageError as error:
+            log.error("creating a table: %s", error.__cause__ or error)
+            raise ClientError("the database did not answer; no table was created") from None
         await self.get(table_id)  # deals the cards and starts any bot
         return table_id, tokens
 
@@ -206,16 +222,21 @@ class TableHub:
     async def _load(self, table_id: str) -> LiveTable:
         if len(table_id) > 32:
             raise TableNotFound("no such table")
-        row = await self._in_db(self.storage.load_table, table_id)
-        if row is None:
-            raise TableNotFound(f"no table {table_id!r}")
-        actions = await self._in_db(self.storage.load_actions, table_id)
+        try:
+            row = await self._in_db(self.storage.load_table, table_id)
+            if row is None:
+                raise TableNotFound(f"no table {table_id!r}")
+            actions = await self._in_db(self.storage.load_actions, table_id)
+        except StorageError as error:
+            log.error("table %s: %s", table_id, error.__cause__ or error)
+            raise ClientError("the database did not answer; try again") from None
         return await asyncio.get_running_loop().run_in_executor(None, _replay_table, row, actions)
 
     # ------------------------------------------------------------------ acting
-    async def act(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> None:
-        """Seat `seat` plays `payload` (an action's JSON form). Raises ClientError (with the
-        reason) and changes nothing if it is not legal for that seat now."""
+    async def act(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> int:
+        """Seat `seat` plays `payload` (an action's JSON form); the table's version once it is
+        stored. Raises ClientError (with the reason) and changes nothing if it is not legal for
+        that seat now."""
         async with table.lock:
             if table.broken:
                 raise ClientError(table.broken)
@@ -230,7 +251,9 @@ class TableHub:
             except spielwerk.IllegalAction as error:
                 raise ClientError(f"illegal action: {error}") from None
             await self._advance(table, [(seat, action)])
+            version = table.version
         self._kick(table)
+        return version
 
     async def _advance(self, table: LiveTable, moves: Sequence[tuple[int, Action]]) -> None:
         """Apply `moves` and every chance event that follows on a copy, store them, then make
@@ -258,12 +281,15 @@ class TableHub:
             await self._in_db(
                 self.storage.append_actions, table.id, first, steps, work.to_move == TERMINAL
             )
-        except StorageError as error:
-            # Another server process, or a lost write: the database is the truth, so forget
+        except StepConflict as error:
+            # Another server process stored these steps: the database is the truth, so forget
             # this copy and rebuild from it at the next access.
             log.error("table %s: %s", table.id, error)
             self._evict(table, force=True)
-            raise ClientError("the table changed elsewhere; reload the page") from None
+            raise ClientError(MOVED_ON) from None
+        except StorageError as error:
+            log.error("table %s: %s", table.id, error.__cause__ or error)
+            raise ClientError("the database did not answer; nothing changed, try again") from None
         table.state = work
         table.log.extend(lines)
         for connection in table.connections:
@@ -282,23 +308,30 @@ class TableHub:
             while not self._closed:
                 async with table.lock:
                     turns = table.bot_turns()
-                    record = table.state.to_record()
+                    if not turns or table.broken:
+                        break
+                    seat, spec = turns[0]
                     version = table.version
-                if not turns:
-                    break
-                seat, spec = turns[0]
-                seed = derived_seed(table.row.chance_secret, "bot", version, seat)
+                    bot_seed = derived_seed(table.row.chance_secret, "bot", version, seat)
+                    request = bot_request(
+                        table.id, table.state, table.row.seed, seat, spec, bot_seed
+                    )
                 if self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 try:
-                    choice = await self.bots.choose(record, seat, spec, seed)
-                    action = table.game.action_from_json(choice)
+                    chosen: int | None = await self.bots.choose(request)
                 except Exception:
                     log.exception("table %s: bot %s failed; it plays at random", table.id, spec)
-                    action = random.Random(seed).choice(table.state.legal_actions(seat))
+                    chosen = None
                 async with table.lock:
-                    if table.version != version:
+                    if table.version != version or table.broken:
                         continue  # a human decided at the same time: ask again
+                    legal = table.state.legal_actions(seat)
+                    action = next((a for a in legal if a.id == chosen), None)
+                    if action is None:
+                        if chosen is not None:
+                            log.error("table %s: bot %s chose %r", table.id, spec, chosen)
+                        action = random.Random(bot_seed).choice(legal)
                     await self._advance(table, [(seat, action)])
         except asyncio.CancelledError:
             raise
@@ -312,13 +345,24 @@ class TableHub:
     def join(self, table: LiveTable, seat: int | None) -> Connection:
         if len(table.connections) >= self.max_connections_per_table:
             raise ClientError("this table has too many connections")
+        if self.connections >= self.max_connections:
+            raise ClientError("the server has too many connections; try again later")
+        if self.tables.get(table.id) is not table:
+            # Forgotten while this connection was opening: live again, unless it was
+            # forgotten because the database moved on (or a fresh copy took its place).
+            if table.broken == MOVED_ON or table.id in self.tables:
+                raise ClientError(MOVED_ON)
+            self.tables[table.id] = table
         connection = Connection(seat)
         table.connections.add(connection)
+        self.connections += 1
         connection.wake.set()
         return connection
 
     def leave(self, table: LiveTable, connection: Connection) -> None:
-        table.connections.discard(connection)
+        if connection in table.connections:
+            table.connections.discard(connection)
+            self.connections -= 1
         if not table.connections and (table.driver is None or table.driver.done()):
             self._evict(table)
 
@@ -327,7 +371,7 @@ class TableHub:
         if self.tables.get(table.id) is table and (force or not table.connections):
             del self.tables[table.id]
             if force:
-                table.broken = "the table changed elsewhere; reload the page"
+                table.broken = MOVED_ON
                 for connection in table.connections:
                     connection.wake.set()
 

@@ -1,13 +1,13 @@
-"""Fixtures of the web tests: servers, PostgreSQL, Chromium (the parts live in webtest.py)."""
+"""Fixtures of the web tests: servers, PostgreSQL, Chromium (the parts live in web_parts.py)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from webtest import CHROMIUM, PostgresServer, Server, missing
+from web_parts import CHROMIUM_ARGS, PostgresServer, Server, chromium_available
 
 
 @pytest.fixture
@@ -16,8 +16,8 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def server(sqlite_url: str) -> Iterator[Server]:
-    running = Server(sqlite_url).start()
+def server(sqlite_url: str, tmp_path: Path) -> Iterator[Server]:
+    running = Server(sqlite_url, log_path=tmp_path / "serve.log").start()
     try:
         yield running
     finally:
@@ -27,8 +27,9 @@ def server(sqlite_url: str) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for a whole module (tests that do not care about each other's tables)."""
-    path = tmp_path_factory.mktemp("shared") / "spielwerk.db"
-    running = Server(f"sqlite:///{path}").start()
+    scratch = tmp_path_factory.mktemp("shared")
+    running = Server(f"sqlite:///{scratch / 'spielwerk.db'}", log_path=scratch / "serve.log")
+    running.start()
     try:
         yield running
     finally:
@@ -37,20 +38,18 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
-    server = PostgresServer().start()
+    """One throwaway PostgreSQL server per test process; each test gets its own database."""
+    server = PostgresServer()
     try:
-        yield server
+        yield server.start()
     finally:
         server.stop()
-
-
-_databases = iter(range(10**6))
 
 
 @pytest.fixture
 def postgres_url(postgres: PostgresServer) -> str:
     """A fresh, empty database on the throwaway server."""
-    return postgres.create_database(f"spielwerk_{os.getpid()}_{next(_databases)}")
+    return postgres.create_database()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -62,8 +61,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-@pytest.fixture
-def chromium_path() -> str:
-    if not Path(CHROMIUM).exists():
-        missing(f"Chromium not found at {CHROMIUM}")
-    return CHROMIUM
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (one per test module)."""
+    executable = chromium_available()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()

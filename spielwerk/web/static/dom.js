@@ -20,6 +20,9 @@ function build(node, attrs, children) {
       node.addEventListener(key.slice(2), value);
     } else if (key === "text") {
       node.textContent = String(value);
+    } else if (key === "style") {
+      // CSSOM, not a style attribute: the Content-Security-Policy allows no inline styles.
+      for (const [property, v] of Object.entries(value)) node.style.setProperty(property, String(v));
     } else {
       node.setAttribute(key, value === true ? "" : String(value));
     }
@@ -77,3 +80,25 @@ export function cardBack(count = null, cls = "card") {
 }
 
 export function plural(n, noun) { return `${n} ${noun}${n === 1 ? "" : "s"}`; }
+
+/** Seat colours, the same in every game: a seat's disc, figure or marker. */
+export const SEAT_COLOURS = ["#d62828", "#1d6fd1", "#2a9d4b", "#e0a100", "#8e44ad", "#1b998b"];
+export function seatColour(p) { return SEAT_COLOURS[p % SEAT_COLOURS.length]; }
+
+/** A face-up card: a title at the top, a big mark in the middle, a footer; `colour` frames it. */
+export function faceCard({ title = "", big = "", footer = "", colour = "#444", cls = "card", tip = null, data = {} }) {
+  const attrs = { class: cls, viewBox: "0 0 60 90" };
+  for (const [key, value] of Object.entries(data)) attrs[`data-${key}`] = value;
+  return s("svg", attrs,
+    s("title", { text: tip || [title, big, footer].filter(Boolean).join(" ") }),
+    s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffdf6", stroke: colour, "stroke-width": 2.5 }),
+    s("rect", { x: 5, y: 5, width: 50, height: 17, rx: 3, fill: colour, opacity: 0.16 }),
+    s("text", { x: 30, y: 17, "text-anchor": "middle", "font-size": title.length > 10 ? 6.5 : title.length > 7 ? 8 : 9.5, "font-weight": 700, fill: "#333", text: title }),
+    s("text", { x: 30, y: 60, "text-anchor": "middle", "font-size": String(big).length > 2 ? 20 : 30, "font-weight": 800, fill: colour, text: String(big) }),
+    footer ? s("text", { x: 30, y: 82, "text-anchor": "middle", "font-size": footer.length > 12 ? 6.5 : 8, fill: colour, text: footer }) : null);
+}
+
+/** The name of a seat as a coloured chip. */
+export function seatChip(p, seatName) {
+  return h("span", { class: "seat-chip", style: { "--seat": seatColour(p) }, text: seatName(p) });
+}

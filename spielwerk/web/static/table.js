@@ -21,7 +21,9 @@ let mySeat = null;
 let renderer = null;       // the game's renderer module
 let info = null;           // /api/games/<game>: options, component data
 let latest = null;         // the newest state message
-let waiting = false;       // an action is on its way: controls are off until the answer
+let waiting = false;       // an action is on its way: controls are off until its state comes
+let sentRef = 0;           // the "ref" of the last action sent
+let awaitVersion = null;   // after "ok": the version whose state ends the wait
 let retry = 500;
 let finalClose = false;
 
@@ -43,12 +45,18 @@ function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
+function setWaiting(on) {
+  waiting = on;
+  document.body.classList.toggle("waiting", on);
+  if (!on) awaitVersion = null;
+}
+
 function act(action) {
-  if (waiting || mySeat === null) return;
-  waiting = true;
-  document.body.classList.add("waiting");
-  send({ type: "act", action });
-  renderActions();
+  if (waiting || mySeat === null || !socket || socket.readyState !== WebSocket.OPEN) return;
+  setWaiting(true);
+  sentRef += 1;
+  send({ type: "act", action, ref: sentRef });
+  if (latest && renderer) render();     // the controls go away until the answer
 }
 
 function connect() {
@@ -64,7 +72,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     ui.conn.textContent = "disconnected";
     ui.conn.classList.add("off");
-    waiting = false;
+    setWaiting(false);
     if (finalClose || [4400, 4403, 4404].includes(event.code)) return;
     setTimeout(connect, retry);          // the server may be restarting: come back
     retry = Math.min(retry * 2, 8000);
@@ -88,15 +96,22 @@ async function onMessage(message) {
       if (latest) render();
     }
   } else if (message.type === "state") {
-    waiting = false;
-    document.body.classList.remove("waiting");
     appendLog(message.log);
     latest = message;
+    if (waiting && awaitVersion !== null && message.version >= awaitVersion) setWaiting(false);
     document.body.dataset.version = String(message.version);
+    document.body.dataset.over = String(message.over);
     if (renderer) render();
+  } else if (message.type === "ok") {
+    if (message.ref !== sentRef) return;
+    if (latest && latest.version >= message.version) {
+      setWaiting(false);
+      if (renderer) render();
+    } else {
+      awaitVersion = message.version;
+    }
   } else if (message.type === "error") {
-    waiting = false;
-    document.body.classList.remove("waiting");
+    if (message.ref === undefined || message.ref === sentRef) setWaiting(false);
     showToast(message.message);
     if (latest && renderer) render();
   }
@@ -142,15 +157,18 @@ function renderResult() {
   const head = winners.length
     ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((p) => seatName(p)).join(", ")}`
     : "No winner";
-  ui.result.replaceChildren(
+  ui.result.replaceChildren(...[
     h("h2", { text: `Game over. ${head}.` }),
     h("table", {},
       h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "" })),
       scores.map((score, p) => h("tr", {},
         h("td", { text: seatName(p) }), h("td", { text: String(score) }),
         h("td", { text: winners.includes(p) ? "winner" : "" })))),
+    result.outcome ? h("p", { text: `${result.outcome === "win" ? "Won" : "Lost"}${result.reason ? `: ${result.reason}` : ""}` }) : null,
+    result.end ? h("p", { class: "small", text: `The game ended: ${result.end}.` }) : null,
     result.tie_break ? h("p", { class: "small", text: `Tie-break: ${result.tie_break}` }) : null,
-    h("p", {}, h("a", { href: "/", text: "Back to the lobby" })));
+    h("p", {}, h("a", { href: "/", text: "Back to the lobby" })),
+  ].filter(Boolean));
 }
 
 let handled = new Set();
@@ -162,10 +180,10 @@ function renderActions() {
     ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? "You are watching." : "Nothing to do right now." }));
     return;
   }
-  ui.actions.replaceChildren(
-    rest.length < legal.length
-      ? h("p", { class: "small muted", text: rest.length ? "Click a highlighted piece on the table, or:" : "Click a highlighted piece on the table." })
-      : null,
+  const hint = rest.length < legal.length
+    ? [h("p", { class: "small muted", text: rest.length ? "Click a highlighted piece on the table, or:" : "Click a highlighted piece on the table." })]
+    : [];
+  ui.actions.replaceChildren(...hint,
     ...rest.map((entry) => h("button", {
       type: "button", class: "legal", "data-action-id": entry.id, disabled: waiting,
       onclick: () => act(entry.action), text: entry.text,

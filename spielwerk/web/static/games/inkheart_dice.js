@@ -97,6 +97,5 @@ export function render(ctx) {
       return entry ? control(h("button", { type: "button", text: entry.text.replace(/^seat \d+ /, "") }), key) : null;
     }));
 
-  const ending = result && result.end ? h("p", { class: "small", text: `The game ended: ${result.end}` }) : null;
-  return { node: h("div", { class: "inkheart" }, centre, buttons, ending, seats), handled };
+  return { node: h("div", { class: "inkheart" }, centre, buttons, seats), handled };
 }

@@ -10,15 +10,14 @@ from typing import Any
 
 import httpx
 import pytest
+from web_client import Player
+from web_parts import Server
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
-from webtest import Server
-from wsclient import Player
 
 
 def steps(server: Server, table_id: str) -> int:
-    answer = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
-    return int(answer["steps"])
+    return server.steps(table_id)
 
 
 def tintenherz_table(server: Server) -> tuple[str, list[str]]:
@@ -131,10 +130,9 @@ def test_malformed_messages_are_refused_with_a_reason(
 
     async def scenario() -> None:
         async with Player(shared_server.ws_base, table_id, tokens[0]) as player:
-            text = await player.expect_error(message)
+            text = await player.expect_error(message)  # answered by a pong after it
             assert reason in text
-            await player.send({"type": "ping"})
-            assert (await player.receive())["type"] == "pong"  # still connected, still served
+            assert not player.closed  # still connected, still served
 
     before = steps(shared_server, table_id)
     asyncio.run(scenario())
@@ -146,16 +144,32 @@ def test_huge_frames_close_the_connection(shared_server: Server) -> None:
 
     async def scenario() -> int | None:
         async with Player(shared_server.ws_base, table_id, tokens[0]) as player:
-            assert player.ws is not None
-            await player.ws.send("x" * 100_000)
-            try:
-                while True:
-                    await player.receive(10)
-            except ConnectionClosed as closed:
-                return closed.rcvd.code if closed.rcvd else None
-        return None
+            await player.send("x" * 100_000)
+            await player.wait(lambda: player.closed, 30, "the close")
+            return player.close_code
 
     assert asyncio.run(scenario()) == 1009  # "message too big", before the app reads it
+    assert steps(shared_server, table_id) == 5
+
+
+def test_binary_messages_and_floods_are_refused(shared_server: Server) -> None:
+    table_id, tokens = tintenherz_table(shared_server)
+
+    async def scenario() -> None:
+        async with Player(shared_server.ws_base, table_id, tokens[0]) as player:
+            assert player.ws is not None
+            errors = len(player.errors)
+            await player.ws.send(b'{"type": "ping"}')
+            await player.wait(lambda: len(player.errors) > errors, 30, "error")
+            assert player.errors[-1] == "send JSON text messages, not binary ones"
+            # A client that sends far more than a person could is disconnected.
+            for _ in range(200):
+                await player.send({"type": "ping"})
+            await player.wait(lambda: player.closed, 30, "the close")
+            assert player.close_code == 4429 and player.errors[-1] == "too many messages"
+
+    asyncio.run(scenario())
+    assert steps(shared_server, table_id) == 5
 
 
 def test_http_requests_are_validated_and_bounded(shared_server: Server) -> None:

@@ -1,0 +1,242 @@
+"""A load test on loopback: many tables, one websocket per human seat, every seat playing random
+legal moves as fast as the server answers, each move's round trip measured.
+
+    python -m spielwerk.web.loadtest --tables 50 --seats 4 --game witches
+
+starts `spielwerk serve` on a free port with a fresh SQLite file (or uses `--url` of a running
+server), creates the tables, connects every seat and plays every game to the end. A move's round
+trip runs from sending it to receiving the state that holds it (after the server has checked it,
+stored it and the chance events it set off, and built every seat's view). The report counts the
+moves, the moves left unanswered and the errors (both must be 0) and gives the round trip's
+percentiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+
+@dataclass
+class LoadReport:
+    game: str
+    tables: int
+    clients: int
+    think: float = 0.0
+    """Mean seconds a seat waits before each move."""
+    moves: int = 0
+    unanswered: int = 0
+    errors: list[str] = field(default_factory=list)
+    games_finished: int = 0
+    seconds: float = 0.0
+    round_trips: list[float] = field(default_factory=list)
+    """Seconds per move, in the order the answers arrived."""
+    table_ids: list[str] = field(default_factory=list)
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.round_trips)
+        if not ordered:
+            return float("nan")
+        index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+        return ordered[index]
+
+    def summary(self) -> dict[str, Any]:
+        data = asdict(self)
+        del data["round_trips"], data["table_ids"]
+        data["errors"] = len(self.errors)
+        data.update(
+            p50_ms=round(1000 * self.percentile(50), 1),
+            p95_ms=round(1000 * self.percentile(95), 1),
+            max_ms=round(1000 * max(self.round_trips, default=float("nan")), 1),
+            mean_ms=round(1000 * statistics.fmean(self.round_trips or [float("nan")]), 1),
+            moves_per_second=round(self.moves / self.seconds, 1) if self.seconds else None,
+        )
+        return data
+
+
+class _Seat:
+    """One player's websocket: plays a random legal action whenever it may, one at a time."""
+
+    def __init__(
+        self, report: LoadReport, url: str, token: str, rng: random.Random, think: float
+    ) -> None:
+        self.report = report
+        self.think = think
+        self.url = url
+        self.token = token
+        self.rng = rng
+        self.state: dict[str, Any] | None = None
+        self.ref = 0
+        self.sent_at: float | None = None
+        self.awaited: int | None = None
+
+    async def play(self) -> None:
+        async with connect(self.url, max_size=2**22, open_timeout=60) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            try:
+                async for text in ws:
+                    self._receive(json.loads(text))
+                    if self.state is not None and self.state["over"] and self.sent_at is None:
+                        break
+                    await self._maybe_act(ws)
+            except ConnectionClosed as closed:
+                self.report.errors.append(f"connection closed: {closed}")
+        if self.sent_at is not None:
+            self.report.unanswered += 1
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "state":
+            self.state = message
+            if self.awaited is not None and message["version"] >= self.awaited:
+                self._answered()
+        elif kind == "ok" and message.get("ref") == self.ref:
+            if self.state is not None and self.state["version"] >= message["version"]:
+                self._answered()
+            else:
+                self.awaited = message["version"]
+        elif kind == "error":
+            self.report.errors.append(str(message.get("message")))
+            self.sent_at = None
+
+    def _answered(self) -> None:
+        assert self.sent_at is not None
+        self.report.round_trips.append(time.perf_counter() - self.sent_at)
+        self.sent_at = None
+        self.awaited = None
+
+    async def _maybe_act(self, ws: Any) -> None:
+        state = self.state
+        if self.sent_at is not None or state is None or state["over"] or not state["legal"]:
+            return
+        entry = self.rng.choice(state["legal"])
+        if self.think > 0:  # a person reads the table first (uniform, 0.5 to 1.5 x think)
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        self.ref += 1
+        self.report.moves += 1
+        self.sent_at = time.perf_counter()
+        await ws.send(json.dumps({"type": "act", "action": entry["action"], "ref": self.ref}))
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        created: dict[str, Any] = json.loads(answer.read())
+        return created
+
+
+async def run_load(
+    base_url: str,
+    tables: int = 50,
+    seats: int = 4,
+    game: str = "witches",
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    think: float = 0.0,
+) -> LoadReport:
+    """Create `tables` tables of `seats` human seats on the server at `base_url` and play them
+    all to the end at once, one websocket per seat, each seat waiting about `think` seconds
+    before a move (0: as fast as the answers come)."""
+    report = LoadReport(game=game, tables=tables, clients=tables * seats, think=think)
+    body = {"game": game, "options": options or {}, "seats": [{"kind": "human"}] * seats}
+    create_url = f"{base_url}/api/tables"
+    created = [await asyncio.to_thread(_post, create_url, body) for _ in range(tables)]
+    report.table_ids = [table["id"] for table in created]
+    ws_base = "ws" + base_url.removeprefix("http")
+    rng = random.Random(seed)
+    players = [
+        _Seat(
+            report,
+            f"{ws_base}/ws/tables/{table['id']}",
+            seat["token"],
+            random.Random(rng.randrange(2**32)),
+            think,
+        )
+        for table in created
+        for seat in table["seats"]
+    ]
+    started = time.perf_counter()
+    await asyncio.gather(*(player.play() for player in players))
+    report.seconds = time.perf_counter() - started
+    report.games_finished = sum(1 for p in players if p.state and p.state["over"]) // seats
+    return report
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_up(base_url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the server exited at start-up")
+        try:
+            with urllib.request.urlopen(f"{base_url}/healthz", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not come up")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seats", type=int, default=4, help="human seats per table")
+    parser.add_argument("--game", default="witches")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean seconds a seat waits before a move"
+    )
+    parser.add_argument("--url", help="a running server (default: start one on SQLite)")
+    parser.add_argument("--db", help="database URL for the server started here")
+    args = parser.parse_args(argv)
+    process = None
+    base_url = args.url
+    with tempfile.TemporaryDirectory() as scratch:
+        if base_url is None:
+            port = _free_port()
+            base_url = f"http://127.0.0.1:{port}"
+            db = args.db or f"sqlite:///{Path(scratch) / 'load.db'}"
+            command = [sys.executable, "-c", "from spielwerk.cli.main import main; main()"]
+            command += ["serve", "--port", str(port), "--db", db, "--bot-workers", "1"]
+            process = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            _wait_up(base_url, process)
+        try:
+            report = asyncio.run(
+                run_load(
+                    base_url, args.tables, args.seats, args.game, seed=args.seed, think=args.think
+                )
+            )
+        finally:
+            if process is not None:
+                process.terminate()
+                process.wait(30)
+    print(json.dumps(report.summary(), indent=2))
+    if report.errors or report.unanswered:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+// Die Holde Isolde: the seven boards as tracks with every seat's disc (a stack's top disc is
+// ahead), the round, the shields, and this seat's cards. Click a card to keep it in the draft
+// or to play it (a combat card: its joust or tourney chip), a board to move your disc there
+// (Isolde's reward, the advanced start player's "on top").
+import { h, s, legalControl, legalIndex, seatColour, seatChip, faceCard, cardBack, plural } from "/static/dom.js";
+
+const TYPE_COLOURS = {
+  isolde: "#b0307f", combat: "#c0392b", studies: "#11808f", king: "#b7860b",
+  quest: "#2a8a3e", charity: "#2f5fb3",
+};
+const BOARD_COLOURS = { ...TYPE_COLOURS, joust: "#c0392b", tourney: "#d4622a" };
+const TYPE_TITLES = {
+  isolde: "Isolde", combat: "Kampf", studies: "Studien", king: "König", quest: "Gral", charity: "Barmherz.",
+};
+const PHASES = {
+  deal: "The cards are dealt.", draft: "Draft: keep one card, pass the rest.",
+  play: "Play: one card per turn moves your disc.", tiebreak: "The start player may go on top of a stack.",
+  isolde_moves: "Isolde's reward: the best on her board move a disc.", over: "The game is over.",
+};
+
+function parseCard(name) {
+  const at = name.lastIndexOf("-");
+  return { type: name.slice(0, at), value: Number(name.slice(at + 1)) };
+}
+
+function card(name, cls = "card") {
+  const { type, value } = parseCard(name);
+  const boards = type === "combat" ? "joust / tourney" : type;
+  return faceCard({ title: TYPE_TITLES[type] || type, big: value, footer: boards, colour: TYPE_COLOURS[type] || "#555", cls, tip: name, data: { card: name } });
+}
+
+function scoringText(board) {
+  const rounds = board.scored_after.length === 6 ? "every round" : `after round${board.scored_after.length > 1 ? "s" : ""} ${board.scored_after.join(", ")}`;
+  const rewards = board.scoring === "spaces"
+    ? board.rewards.filter(([, points]) => points > 0).map(([space, points]) => `${points} from ${space}`).join(", ")
+    : board.scoring === "moves" ? `moves +${board.rewards.slice().reverse().join("/+")}` : board.rewards.join("/");
+  return `${rewards} · ${rounds}`;
+}
+
+/** Each board: its name and scoring above a track of spaces 0..N, discs stacked bottom to top
+ * (the view lists them front first). The whole board is the control when a disc may move there. */
+function boardsPanel(view, control) {
+  const cell = 20;
+  const rows = view.boards.map((board) => {
+    const colour = BOARD_COLOURS[board.board] || "#555";
+    const width = (board.spaces + 1) * cell;
+    const cells = [];
+    for (let space = 0; space <= board.spaces; space++) {
+      const x = space * cell;
+      let fill = space === 0 ? "#e8e1d3" : "#fbf8f1";
+      if (board.scoring === "spaces") {
+        const zone = board.rewards.filter(([from]) => space >= from).at(-1);
+        if (zone && zone[1] > 0) fill = zone[1] >= 12 ? "#f3d98b" : "#f8ebc4";
+      }
+      cells.push(s("rect", { x: x + 1, y: 14, width: cell - 2, height: 20, rx: 3, fill, stroke: "#cbbfa6" }),
+        s("text", { x: x + cell / 2, y: 42, "text-anchor": "middle", "font-size": 7, fill: "#8a8170", text: space === 0 ? "S" : String(space) }));
+    }
+    const stacks = new Map();
+    for (const disc of [...board.discs].reverse()) {
+      if (!stacks.has(disc.space)) stacks.set(disc.space, []);
+      stacks.get(disc.space).push(disc);
+    }
+    const discs = [];
+    for (const [space, stack] of stacks) {
+      stack.forEach((disc, level) => {
+        const cx = space * cell + cell / 2, cy = 28 - level * 5;
+        discs.push(s("g", { "data-seat": disc.seat },
+          s("title", { text: `seat ${disc.seat}: ${disc.distance} travelled${disc.laps ? `, ${plural(disc.laps, "lap")}` : ""}` }),
+          s("ellipse", { cx, cy, rx: 7.5, ry: 4.5, fill: seatColour(disc.seat), stroke: "#222", "stroke-width": 0.8 }),
+          disc.laps ? s("text", { x: cx + 6, y: cy - 3, "font-size": 7, "font-weight": 700, fill: "#222", text: "+".repeat(Math.min(disc.laps, 3)) }) : null));
+      });
+    }
+    const row = h("div", { class: `isolde-board${board.scored_this_round ? " scored" : ""}`, "data-board": board.board },
+      h("div", { class: "isolde-board-head" },
+        h("span", { class: "swatch", style: { "--board": colour } }),
+        h("strong", { text: board.name }),
+        h("span", { class: "small muted", text: `${board.board}${board.loops ? "" : `, ends at ${board.spaces}`} · ${scoringText(board)}` }),
+        board.scored_this_round ? h("span", { class: "badge", text: "scored this round" }) : null),
+      s("svg", { class: "isolde-track", viewBox: `0 0 ${width} 46`, role: "img", "aria-label": `${board.name}: the discs` }, cells, discs));
+    control(row, `bonus_move:${board.board}`);
+    control(row, `go_on_top:${board.board}`);
+    return row;
+  });
+  return h("div", { class: "isolde-boards" }, rows);
+}
+
+function seatsPanel(view, ctx) {
+  const { seat, seatName, toMove, result } = ctx;
+  const winners = (result && result.winners) || [];
+  return h("div", { class: "seats" }, Array.from({ length: view.players }, (_, p) => {
+    const picked = view.picked ? view.picked[p] : null;
+    const awards = view.awards.filter((a) => a.seat === p && a.round === view.round);
+    return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
+      h("h3", {}, seatChip(p, seatName),
+        p === view.start_player ? h("span", { class: "badge", title: "start player (Excalibur)", text: "⚔ start" }) : null,
+        toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
+        winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
+      h("div", { class: "small", text: `${plural(view.scores[p], "shield")} · ${plural(view.hand_sizes[p], "card")} in hand${view.kept_counts[p] ? ` · ${view.kept_counts[p]} kept` : ""}` }),
+      picked === null ? null : h("div", { class: "small muted", text: picked ? "has picked" : "still picking" }),
+      p !== seat && view.hand_sizes[p] + view.kept_counts[p] > 0
+        ? h("div", { class: "cards overlap" }, Array.from({ length: Math.min(view.hand_sizes[p] + view.kept_counts[p], 6) }, () => cardBack(null, "card tiny")))
+        : null,
+      awards.length ? h("div", { class: "small", text: `this round: ${awards.map((a) => `${a.board} ${a.points > 0 ? "+" : ""}${a.points}`).join(", ")}` }) : null);
+  }));
+}
+
+function privateArea(view, ctx, control) {
+  const { seat } = ctx;
+  if (seat === null) return null;
+  const parts = [];
+  if (view.phase === "draft" || view.phase === "deal") {
+    parts.push(h("h3", { text: view.phase === "draft" ? `Draft step ${view.draft_step}: keep one of these` : "Dealt to you" }),
+      h("div", { class: "cards", "data-zone": "packet" }, (view.packet || []).map((name) => control(card(name), `keep:${name}`))));
+    if ((view.kept || []).length) {
+      parts.push(h("div", { class: "small muted", text: "Kept so far:" }),
+        h("div", { class: "cards", "data-zone": "kept" }, view.kept.map((name) => card(name, "card small"))));
+    }
+    const passed = view.passed || [];
+    if (passed.length) {
+      parts.push(h("p", { class: "small muted", text: `Passed ${view.pass_direction}: ${passed.map((cards) => cards.join(" ")).join(" | ")}` }));
+    }
+  } else {
+    const hand = view.hand || [];
+    parts.push(h("h3", { text: `Your hand (${plural(hand.length, "card")})` }),
+      h("div", { class: "cards", "data-zone": "hand" }, hand.map((name) => {
+        const { type } = parseCard(name);
+        if (type !== "combat") return control(card(name), `play:${name}:${type}`);
+        const chips = ["joust", "tourney"].map((board) =>
+          control(h("button", { type: "button", class: "chip-button", text: board }), `play:${name}:${board}`));
+        return h("figure", { class: "with-chips" }, card(name), h("div", { class: "row" }, chips));
+      })));
+  }
+  return h("div", { class: "panel hand" }, parts);
+}
+
+export function render(ctx) {
+  const { view, legal, act, seatName } = ctx;
+  const handled = new Set();
+  const index = legalIndex(legal, (a) => [a.type, a.card, a.board].filter((x) => x !== undefined).join(":"));
+  const control = (node, key) => {
+    const entry = index.get(key);
+    if (entry) { legalControl(node, entry, act); handled.add(entry.id); }
+    return node;
+  };
+  const head = h("div", { class: "felt isolde-head" },
+    h("div", { class: "row" },
+      h("strong", { text: `Round ${view.round} of ${view.rounds}` }),
+      h("span", { text: PHASES[view.phase] || view.phase }),
+      h("span", { class: "muted", text: `cards pass ${view.pass_direction === "left" ? "left ⟶" : "⟵ right"}` }),
+      h("span", { class: "muted", text: `deck ${view.deck} · discarded ${view.discarded}` })),
+    (view.pending_isolde_moves || []).length
+      ? h("div", { class: "small", text: `Isolde moves to make: ${view.pending_isolde_moves.map((m) => `${seatName(m.seat)} +${m.steps}`).join(", ")}` })
+      : null);
+  const shortName = (p) => (p === ctx.seat ? "You" : `Seat ${p}`);
+  const played = (view.played || []).length ? view.played : view.last_round_played || [];
+  const playedPanel = played.length
+    ? h("div", { class: "panel" },
+      h("h3", { text: (view.played || []).length ? "Played this round" : "Played last round" }),
+      h("div", { class: "cards played" }, played.map((p) => h("figure", {},
+        card(p.card, "card small"), h("figcaption", { class: "small" }, seatChip(p.seat, shortName), ` → ${p.board}`)))))
+    : null;
+  return {
+    node: h("div", { class: "isolde" }, head, privateArea(view, ctx, control), boardsPanel(view, control), seatsPanel(view, ctx), playedPanel),
+    handled,
+  };
+}

@@ -1,0 +1,280 @@
+"""The lobby and the table pages in a real browser: Debian's Chromium driven by Playwright.
+
+Players only click what a person would click: the lobby's form and links, the highlighted pieces
+on the board (cards, dice, spaces) and the action buttons. Updates arrive over the websocket; no
+page is ever reloaded.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from web_parts import Server
+
+import spielwerk
+from spielwerk.web.catalog import web_games
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+READY = """() => document.body.dataset.over === "true" ||
+  (!document.body.classList.contains("waiting") &&
+   document.querySelector("[data-action-id]:not([disabled])") !== null)"""
+"""The page has drawn a state in which this seat can act, or the game is over."""
+
+
+class Page:
+    """One browser tab and the errors it reported."""
+
+    def __init__(self, context: Any, viewport: dict[str, int] = DESKTOP) -> None:
+        self.page = context.new_page()
+        self.page.set_viewport_size(viewport)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None,
+        )
+        self.clicks = {"board": 0, "button": 0}
+
+    def goto(self, url: str) -> None:
+        self.page.goto(url)
+        # A marker that a reload would wipe: the test checks it is still there at the end.
+        self.page.evaluate("() => { window.__notReloaded = true; }")
+
+    def not_reloaded(self) -> bool:
+        return bool(self.page.evaluate("() => window.__notReloaded === true"))
+
+    @property
+    def over(self) -> bool:
+        return bool(self.page.evaluate("() => document.body.dataset.over === 'true'"))
+
+    def version(self) -> int:
+        return int(self.page.evaluate("() => Number(document.body.dataset.version || -1)"))
+
+    def wait_ready(self, timeout_ms: float = 120_000) -> None:
+        self.page.wait_for_function(READY, timeout=timeout_ms)
+
+    def can_act(self) -> bool:
+        return bool(self.page.evaluate(READY)) and not self.over
+
+    def click_random_control(self, rng: random.Random) -> None:
+        """Click one of the legal controls: a piece on the board when there is one (two times
+        in three), else a button in the actions panel. The page redraws whenever a state
+        arrives (another seat's move), so a control can vanish under the pointer: then the
+        choice is made again from the controls drawn now."""
+        from playwright.sync_api import Error
+
+        version = self.version()
+        for _attempt in range(20):
+            board = self.page.locator("#board [data-action-id]")
+            buttons = self.page.locator("#actions button[data-action-id]:not([disabled])")
+            board_count, button_count = board.count(), buttons.count()
+            if board_count + button_count == 0:
+                self.wait_ready()
+                continue
+            use_board = board_count > 0 and (button_count == 0 or rng.random() < 2 / 3)
+            locator = board if use_board else buttons
+            target = locator.nth(rng.randrange(board_count if use_board else button_count))
+            try:
+                target.click(timeout=5_000)
+            except Error as error:
+                if "attached" in str(error) or "Timeout" in str(error):
+                    continue
+                raise
+            self.clicks["board" if use_board else "button"] += 1
+            break
+        else:
+            raise AssertionError("no control could be clicked")
+        # The click is answered: a newer state is drawn and the controls are back (or the
+        # game is over). A refused click would show a toast and fail the test below.
+        self.page.wait_for_function(
+            f"""() => Number(document.body.dataset.version) > {version} &&
+                !document.body.classList.contains("waiting")""",
+            timeout=60_000,
+        )
+
+    def toast(self) -> str | None:
+        toast = self.page.locator("#toast")
+        return toast.inner_text() if toast.is_visible() else None
+
+    def fits_width(self) -> bool:
+        """Nothing sticks out sideways (no horizontal scrolling)."""
+        return bool(
+            self.page.evaluate(
+                "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
+            )
+        )
+
+    def stray_words(self) -> list[str]:
+        """Words a page shows only by mistake (a missing value printed as text)."""
+        text = self.page.inner_text("body")
+        return re.findall(r"\b(?:null|undefined|NaN|\[object Object\])", text)
+
+    def log_lines(self) -> list[str]:
+        return list(self.page.locator("#log li").all_inner_texts())
+
+
+def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 3000) -> None:
+    """Whoever can act clicks, until every page shows the end of the game."""
+    for _ in range(max_clicks):
+        for page in pages:
+            page.page.wait_for_function(
+                "() => document.body.dataset.version !== undefined", timeout=60_000
+            )
+        if all(page.over for page in pages):
+            return
+        movers = [page for page in pages if page.can_act()]
+        if not movers:
+            # Bots or the other player move: wait until some page can act or the game ends.
+            pages[0].page.wait_for_timeout(50)
+            continue
+        page = rng.choice(movers)
+        page.click_random_control(rng)
+        assert page.toast() is None, f"the server refused a click: {page.toast()}"
+    raise AssertionError(f"the game did not end within {max_clicks} clicks")
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    opened = browser.new_context()
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
+    server: Server, context: Any
+) -> None:
+    """From the lobby: create a Witches table (seat 0 human, three bots of different strength),
+    follow the seat link, and play every card by clicking it until the result is shown."""
+    lobby = Page(context)
+    lobby.goto(server.base + "/")
+    lobby.page.select_option("#game", "witches")
+    lobby.page.select_option("#players", "4")
+    lobby.page.select_option("#seat-0", "human")
+    lobby.page.select_option("#seat-1", "bot:heuristic")
+    lobby.page.select_option("#seat-2", "bot:random")
+    lobby.page.select_option("#seat-3", "bot:mcts:300")
+    lobby.page.click("#create")
+    links = lobby.page.locator("#created a.play-link")
+    links.first.wait_for()
+    assert links.count() == 1  # one human seat, one secret link
+    links.first.click()
+    table = lobby
+    table.page.wait_for_selector("#board svg")
+    table.page.evaluate("() => { window.__notReloaded = true; }")
+    assert table.page.locator("#seat-label").inner_text() == "Seat 0"
+
+    play_to_the_end([table], random.Random(11))
+
+    assert table.clicks["board"] >= 13  # every card this seat played was clicked on the board
+    result = table.page.locator("#result")
+    assert result.is_visible() and "Game over" in result.inner_text()
+    assert table.page.locator("#status").inner_text() == "Game over."
+    assert table.not_reloaded()
+    assert table.errors == [] and table.stray_words() == []
+    # The server agrees: the table is finished, with this result.
+    table_id = table.page.url.split("/table/")[1].split("#")[0]
+    summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    assert summary["finished"] is True
+    lines = table.log_lines()
+    assert any(line.startswith("seat 1 plays") for line in lines)  # bots' moves arrived live
+    # The log names the cards dealt to this seat, and never a card dealt to another.
+    assert any(re.fullmatch(r"seat 0 (is dealt|draws) [a-z]+-\d", line) for line in lines)
+    assert not any(re.fullmatch(r"seat [123] (is dealt|draws) [a-z]+-\d", line) for line in lines)
+
+
+def test_two_browser_contexts_play_tintenherz_against_each_other(
+    server: Server, browser: Any
+) -> None:
+    """Two people in separate browsers (no shared storage): the first creates the table in the
+    lobby, sends the second seat's link to the other, and both play by clicking to the end."""
+    first_context, second_context = browser.new_context(), browser.new_context()
+    try:
+        first = Page(first_context)
+        first.goto(server.base + "/")
+        first.page.select_option("#game", "inkheart_dice")
+        first.page.select_option("#players", "2")
+        first.page.select_option("#seat-0", "human")
+        first.page.select_option("#seat-1", "human")
+        first.page.click("#create")
+        first.page.locator("#created a.play-link").nth(1).wait_for()
+        second_link = first.page.input_value("#created input[aria-label='link for seat 1']")
+        first.page.locator("#created a.play-link[data-seat='0']").click()
+        first.page.wait_for_selector("#board svg")
+        first.page.evaluate("() => { window.__notReloaded = true; }")
+
+        second = Page(second_context)
+        second.goto(second_link)
+        second.page.wait_for_selector("#board svg")
+        assert second.page.locator("#seat-label").inner_text() == "Seat 1"
+
+        play_to_the_end([first, second], random.Random(5))
+
+        for page in (first, second):
+            assert page.page.locator("#result").is_visible()
+            assert page.not_reloaded()
+            assert page.errors == [] and page.stray_words() == []
+        assert first.clicks["board"] + first.clicks["button"] > 0
+        assert second.clicks["board"] + second.clicks["button"] > 0
+        # Each saw the other's moves arrive, and both logs are the same game.
+        assert any(line.startswith("seat 1 ") for line in first.log_lines())
+        assert any(line.startswith("seat 0 ") for line in second.log_lines())
+        assert first.log_lines() == second.log_lines()
+        scores = [
+            p.page.locator("#result td:nth-child(2)").all_inner_texts() for p in (first, second)
+        ]
+        assert scores[0] == scores[1] and len(scores[0]) == 2
+    finally:
+        first_context.close()
+        second_context.close()
+
+
+GAME_TABLES: dict[str, tuple[list[str], dict[str, Any]]] = {
+    "witches": (["human", "random", "random"], {}),
+    "inkheart_dice": (["human", "random"], {"max_turns": 40}),
+    "isolde": (["human", "random"], {}),
+    "inkspell": (["human", "random"], {"max_rounds": 10}),
+    "tainted_grail": (["human"], {}),
+}
+
+
+def test_every_registered_game_has_a_table_setup_here() -> None:
+    assert sorted(GAME_TABLES) == sorted(spielwerk.list_games())
+
+
+@pytest.mark.parametrize("game", sorted(GAME_TABLES))
+def test_each_game_is_drawn_and_played_to_the_end_at_phone_width(
+    shared_server: Server, context: Any, game: str
+) -> None:
+    """Every game's table page draws a board (SVG, not a list of fields), takes clicks on its
+    pieces, fits a phone's width, and plays to the result against random bots."""
+    assert game in web_games()
+    seats, options = GAME_TABLES[game]
+    created = shared_server.create(game, seats, **options)
+    page = Page(context, PHONE)
+    page.goto(shared_server.base + created["seats"][0]["url"])
+    page.wait_ready()
+    board = page.page.locator("#board")
+    assert board.locator("svg").count() >= 1, "the board is drawn"
+    assert board.locator(".generic").count() == 0, "the game has its own board"
+    assert page.page.locator("#board [data-action-id]").count() > 0 or page.over, (
+        "legal actions are pieces on the board"
+    )
+    assert page.fits_width()
+    assert page.stray_words() == []
+
+    play_to_the_end([page], random.Random(3))
+
+    assert page.page.locator("#result").is_visible()
+    assert page.clicks["board"] > 0
+    assert page.fits_width()
+    assert page.stray_words() == []
+    assert page.not_reloaded()
+    assert page.errors == []

@@ -1,0 +1,100 @@
+"""The lobby's HTTP side and `spielwerk serve` itself: every registered game is offered with its
+own board, options, bots and rules page; tables are listed without secrets; the command says
+where the lobby is, and refuses a bad database or a taken port with a clear message."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+import httpx
+import pytest
+from web_parts import Server
+
+import spielwerk
+
+
+def test_every_registered_game_is_offered_with_its_own_board(shared_server: Server) -> None:
+    games = httpx.get(f"{shared_server.base}/api/games", timeout=30).json()
+    assert sorted(g["name"] for g in games) == sorted(spielwerk.list_games())
+    for game in games:
+        loaded = spielwerk.load(game["name"])
+        assert (game["min_players"], game["max_players"]) == (
+            loaded.min_players,
+            loaded.max_players,
+        )
+        assert game["renderer"] == f"/static/games/{game['name']}.js"
+        script = httpx.get(shared_server.base + game["renderer"], timeout=30)
+        assert script.status_code == 200 and "export function render" in script.text
+        assert [b["spec"] for b in game["bots"]][:2] == ["random", "heuristic"]
+        assert [o["name"] for o in game["options"]] == [s.name for s in loaded.option_specs]
+        rules = httpx.get(shared_server.base + game["rules_url"], timeout=30)
+        assert rules.status_code == 200 and loaded.title in rules.text
+        assert "Rules in brief" in rules.text
+
+
+def test_the_lobby_and_table_pages_are_served_with_a_strict_policy(shared_server: Server) -> None:
+    for path in ("/", "/table/anything"):
+        page = httpx.get(shared_server.base + path, timeout=30)
+        assert page.status_code == 200 and page.text.startswith("<!doctype html>")
+        policy = page.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+        assert page.headers["x-frame-options"] == "DENY"
+    assert httpx.get(f"{shared_server.base}/rules/chess", timeout=30).status_code == 404
+    assert httpx.get(f"{shared_server.base}/api/games/chess", timeout=30).status_code == 404
+
+
+def test_tables_are_listed_newest_first_without_tokens(shared_server: Server) -> None:
+    first = shared_server.create("witches", ["human", "random"])
+    second = shared_server.create("inkheart_dice", ["human", "human", "heuristic"])
+    listing = httpx.get(f"{shared_server.base}/api/tables", timeout=30)
+    tables = listing.json()
+    ids = [t["id"] for t in tables]
+    assert ids.index(second["id"]) < ids.index(first["id"])
+    entry = tables[ids.index(second["id"])]
+    assert entry["game"] == "inkheart_dice" and entry["players"] == 3
+    assert [s["kind"] for s in entry["seats"]] == ["human", "human", "bot"]
+    assert entry["seats"][2]["bot"] == "heuristic"
+    for created in (first, second):
+        for seat in created["seats"]:
+            if seat["token"]:
+                assert seat["token"] not in listing.text
+                assert seat["url"].endswith(f"#token={seat['token']}")  # never sent to a server
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", "from spielwerk.cli.main import main; main()", "serve"]
+    return subprocess.run(
+        [*command, *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_serve_says_where_the_lobby_is(server: Server) -> None:
+    assert f"spielwerk: the lobby is at http://127.0.0.1:{server.port}/" in server.log()
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--db", "nosuchdb://x/y"], 2, "cannot open the database: not a database URL"),
+        (["--db", "postgresql://nobody@127.0.0.1:1/none"], 2, "cannot open the database"),
+        (["--port", "0"], 2, "--port must be 1..65535, not 0"),
+        (["--bot-delay", "-1"], 2, "--bot-delay must not be negative"),
+    ],
+)
+def test_serve_refuses_bad_settings(args: list[str], code: int, message: str) -> None:
+    done = _serve(*args)
+    assert done.returncode == code
+    assert message in done.stderr
+
+
+def test_serve_on_a_taken_port_says_so(sqlite_url: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _serve("--port", str(port), "--db", sqlite_url)
+    assert done.returncode == 3
+    assert "address already in use" in done.stderr
+    assert "the lobby is at" not in done.stderr

@@ -1,0 +1,281 @@
+"""Real parts for the web tests (conftest.py makes fixtures of them): `spielwerk serve` in a
+subprocess on a free loopback port, a throwaway PostgreSQL server, Debian's Chromium.
+
+Missing system parts (Chromium, PostgreSQL) skip their tests on a developer's machine but fail
+them under CI (`CI` set), where `.ci/run` installs them.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM = os.environ.get("SPIELWERK_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Without these Chromium calls home, and the closed network refuses its connections.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def missing(reason: str) -> None:
+    """Skip on a developer's machine, fail in CI: CI must run every web test."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI must have it: see .ci/run)")
+    pytest.skip(reason)
+
+
+def alive(pid: int) -> bool:
+    """True while `pid` runs (a zombie has finished)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll `condition` until it holds; fail (not a timed assertion: the bound is generous)
+    if it never does."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.1)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """`spielwerk serve` as a child process (so it can be killed with SIGKILL)."""
+
+    def __init__(
+        self,
+        db_url: str,
+        port: int | None = None,
+        bot_delay: float = 0.0,
+        bot_workers: int = 1,
+        log_path: Path | None = None,
+    ) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.bot_delay = bot_delay
+        self.bot_workers = bot_workers
+        self.process: subprocess.Popen[bytes] | None = None
+        self._own_log = log_path is None
+        if log_path is None:  # a scratch file, removed by stop()
+            handle, name = tempfile.mkstemp(prefix="spielwerk-serve-", suffix=".log")
+            os.close(handle)
+            log_path = Path(name)
+        self.log_path = log_path
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        command = [
+            sys.executable,
+            "-c",
+            "from spielwerk.cli.main import main; main()",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--bot-workers",
+            str(self.bot_workers),
+            "--bot-delay",
+            str(self.bot_delay),
+        ]
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not come up:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs at all."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+
+    def descendants(self) -> set[int]:
+        """Pids of the server's child processes (bot workers and their helpers), from /proc."""
+        assert self.process is not None
+        parents: dict[int, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            parents[int(stat.parent.name)] = int(fields[1])
+        found: set[int] = set()
+        frontier = {self.process.pid}
+        while frontier:
+            frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+            found |= frontier
+        return found
+
+    def stop(self, keep_log: bool = False) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(30)
+        if self._own_log and not keep_log:
+            self.log_path.unlink(missing_ok=True)
+
+    def health(self) -> dict[str, Any]:
+        answer: dict[str, Any] = httpx.get(f"{self.base}/healthz", timeout=10).json()
+        return answer
+
+    def create(self, game: str, seats: list[str], **options: object) -> dict[str, Any]:
+        """Create a table: seats are "human" or a bot spec."""
+        body = {
+            "game": game,
+            "options": options,
+            "seats": [
+                {"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats
+            ],
+        }
+        response = httpx.post(f"{self.base}/api/tables", json=body, timeout=60)
+        assert response.status_code == 201, response.text
+        created: dict[str, Any] = response.json()
+        return created
+
+    def steps(self, table_id: str) -> int:
+        answer = httpx.get(f"{self.base}/api/tables/{table_id}", timeout=30).json()
+        return int(answer["steps"])
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+def pg_bin(name: str) -> str | None:
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return candidates[-1] if candidates else shutil.which(name)
+
+
+def _unprivileged_user() -> str:
+    """PostgreSQL refuses to run as root: its own user where the package made one."""
+    for name in ("postgres", "nobody"):
+        try:
+            pwd.getpwnam(name)
+            return name
+        except KeyError:
+            continue
+    raise RuntimeError("no unprivileged user (postgres or nobody) to run PostgreSQL as")
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL cluster in a temporary directory on a free port, without fsync
+    (it is thrown away), run as an unprivileged user when we are root."""
+
+    def __init__(self) -> None:
+        initdb, pg_ctl = pg_bin("initdb"), pg_bin("pg_ctl")
+        if initdb is None or pg_ctl is None:
+            missing("PostgreSQL server binaries (initdb, pg_ctl) not found")
+        assert initdb is not None and pg_ctl is not None
+        self.initdb, self.pg_ctl = initdb, pg_ctl
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="spielwerk-pg-"))
+        self.data = self.root / "data"
+        self.prefix: list[str] = []
+        if os.geteuid() == 0:
+            user = _unprivileged_user()
+            self.prefix = ["runuser", "-u", user, "--"]
+            shutil.chown(self.root, user)
+        self.root.chmod(0o755)
+        self.started = False
+        self._databases = 0
+
+    def _run(self, *args: str) -> None:
+        done = subprocess.run(
+            [*self.prefix, *args], capture_output=True, timeout=120, cwd=self.root, check=False
+        )
+        if done.returncode != 0:
+            raise RuntimeError(
+                f"{args[0]} failed ({done.returncode}):\n{done.stdout.decode()}"
+                f"{done.stderr.decode()}"
+            )
+
+    def start(self) -> PostgresServer:
+        self._run(self.initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        log = str(self.root / "log")
+        self._run(self.pg_ctl, "-D", str(self.data), "-o", options, "-l", log, "-w", "start")
+        self.started = True
+        return self
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self) -> str:
+        """A fresh, empty database; its URL."""
+        import psycopg
+
+        self._databases += 1
+        name = f"spielwerk_{self._databases}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def stop(self) -> None:
+        try:
+            if self.started:
+                self._run(self.pg_ctl, "-D", str(self.data), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------- Chromium
+def chromium_available() -> str:
+    if not Path(CHROMIUM).exists():
+        missing(f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        missing("the playwright package is not installed (the dev extra)")
+    return CHROMIUM
