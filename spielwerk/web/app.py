@@ -169,9 +169,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             max_connections=settings.max_connections,
         )
         app.state.hub = hub
+        # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
+        resuming = asyncio.create_task(hub.resume_bots(), name="resume-bots")
         try:
             yield
         finally:
+            resuming.cancel()
             await hub.close()
             storage.close()
 

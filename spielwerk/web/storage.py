@@ -288,6 +288,22 @@ class Storage:
                     seats[seat.table_id].append(seat)
         return [_table_row(r._mapping, seats[r.id]) for r in rows]
 
+    def unfinished_bot_tables(self) -> list[str]:
+        """Ids of the tables still being played that seat a bot, oldest first: the ones a
+        restarted server resumes by itself (a bot may be to move with nobody watching)."""
+        with self._failing_as_storage_error("list tables"), self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_table.c.id)
+                .where(
+                    tables_table.c.finished.is_(False),
+                    tables_table.c.id.in_(
+                        select(seats_table.c.table_id).where(seats_table.c.kind == "bot")
+                    ),
+                )
+                .order_by(tables_table.c.created_at)
+            ).all()
+        return [r.id for r in rows]
+
     def count_tables(self) -> int:
         with self._failing_as_storage_error("count tables"), self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(tables_table)).scalar_one())

@@ -232,6 +232,26 @@ class TableHub:
             raise ClientError("the database did not answer; try again") from None
         return await asyncio.get_running_loop().run_in_executor(None, _replay_table, row, actions)
 
+    async def resume_bots(self) -> int:
+        """After a (re)start: load every unfinished table that seats a bot, so that bots to move
+        go on without waiting for a visitor. Returns how many tables were looked at."""
+        try:
+            table_ids = await self._in_db(self.storage.unfinished_bot_tables)
+        except StorageError as error:
+            log.error("resuming tables: %s", error.__cause__ or error)
+            return 0
+        for table_id in table_ids:
+            if self._closed:
+                break
+            try:
+                table = await self.get(table_id)  # replays, then starts the bots if they move
+            except (ClientError, TableNotFound) as error:
+                log.error("resuming table %s: %s", table_id, error)
+                continue
+            if not table.connections and (table.driver is None or table.driver.done()):
+                self._evict(table)  # a human is to move: nothing to do until they come
+        return len(table_ids)
+
     # ------------------------------------------------------------------ acting
     async def act(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> int:
         """Seat `seat` plays `payload` (an action's JSON form); the table's version once it is

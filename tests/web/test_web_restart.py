@@ -122,3 +122,21 @@ def test_kill_9_mid_game_then_reconnect_and_finish(db_url: str, tmp_path: Path) 
         assert final["version"] == len(replayed.history)
     finally:
         server.stop()
+
+
+def test_bots_of_an_unvisited_table_go_on_after_a_restart(db_url: str, tmp_path: Path) -> None:
+    """A table of bots only, its server killed mid-game: the restarted server resumes it by
+    itself and plays it to the end, although nobody opens the table."""
+    server = Server(db_url, bot_delay=0.05, log_path=tmp_path / "serve.log").start()
+    try:
+        created = server.create("witches", ["random", "random", "heuristic"])
+        table_id = created["id"]
+        wait_until(lambda: server.steps(table_id) > 20, 60, "the bots did not start")
+        server.kill()
+        before = len(stored_state(db_url, table_id).history)
+        assert not stored_state(db_url, table_id).is_terminal()
+        server.start()  # nobody connects from here on
+        wait_until(lambda: stored_state(db_url, table_id).is_terminal(), 120, "not finished")
+        assert len(stored_state(db_url, table_id).history) > before
+    finally:
+        server.stop()
