@@ -22,8 +22,9 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
-    observation_layout: ClassVar[ObservationLayout | None] = None
-    """The observation tensor's named blocks (`spielwerk.core.observation`); set by each game."""
+    observation_layout: ObservationLayout | None = None
+    """The observation tensor's named blocks (`spielwerk.core.observation`); set by each game,
+    on the class where it is fixed, on the instance where the content decides it (scenarios)."""
 
     def __init__(self, **options: Any) -> None:
         self.options: Mapping[str, OptionValue] = resolve_options(self.option_specs, options)

@@ -37,8 +37,8 @@ def test_day_one_starts_at_phase_two() -> None:
 
 
 def test_the_eight_dawn_steps_run_in_order_and_are_logged() -> None:
-    """Seed: "Am Tagesanbruch (Phase I) müsst ihr einige wenige Unterhaltsaufgaben erledigen"
-    - the eight numbered steps 1) to 8), in that order."""
+    """Seed 003, l. 4-6, 14-70: "Am Tagesanbruch (Phase I) müsst ihr einige wenige
+    Unterhaltsaufgaben erledigen" - the eight numbered steps 1) to 8), in that order."""
     state = new_game(1)
     start = len(state.log)
     finish_day(state, event="storm")
@@ -48,11 +48,11 @@ def test_the_eight_dawn_steps_run_in_order_and_are_logged() -> None:
 
 
 def test_menhir_dial_goes_down_and_a_dial_at_1_is_taken_out_while_the_menhir_stays() -> None:
-    """Seed, step 3: "Reduziert den Wert der Scheibe jedes aktiven Menhirs um 1 ... Wenn der
-    Wert einer Scheibe bereits 1 beträgt ..., entfernt die Scheibe ... Wichtig: Der Menhir
-    selbst wird bis zum nächsten Tagesanbruch weder erlöschen noch entfernt!" Step 1:
-    "Wenn ein Menhir keine Scheibe mehr enthält, wird er inaktiv und erlischt. Entfernt solche
-    Menhire" - with no menhir left the demo's darkness loss follows."""
+    """Seed 003, l. 26-32 (step 3): "Reduziert den Wert der Scheibe jedes aktiven Menhirs um 1 ...
+    Wenn der Wert einer Scheibe bereits 1 beträgt ..., entfernt die Scheibe ... Wichtig: Der Menhir
+    selbst wird bis zum nächsten Tagesanbruch weder erlöschen noch entfernt!" Step 1: "Wenn ein
+    Menhir keine Scheibe mehr enthält, wird er inaktiv und erlischt. Entfernt solche Menhire" - with
+    no menhir left the demo's darkness loss follows."""
     state = new_game(1)
     assert menhirs(state) == {"home_stone": 2}
     finish_day(state, event="storm")
@@ -71,11 +71,11 @@ def test_menhir_dial_goes_down_and_a_dial_at_1_is_taken_out_while_the_menhir_sta
 
 
 def test_locations_beyond_the_eight_neighbours_are_discarded_with_what_lies_on_them() -> None:
-    """Seed, step 2: "Auf jedem Ort muss sich ein aktiver Menhir befinden oder er muss mit einem
-    Ort mit aktivem Menhir verbunden sein (horizontal, vertikal oder diagonal). Legt alle
-    Ortskarten außerhalb der Reichweite eines aktiven Menhirs (und alles was sich ggf. darauf
-    befindet) ab". Far (0,0) is two cells from Home (2,2); Corner (1,1) is a diagonal
-    neighbour and stays. The Ghost and the time markers on Far go with it."""
+    """Seed 003, l. 20-25 (step 2): "Auf jedem Ort muss sich ein aktiver Menhir befinden oder er
+    muss mit einem Ort mit aktivem Menhir verbunden sein (horizontal, vertikal oder diagonal). Legt
+    alle Ortskarten außerhalb der Reichweite eines aktiven Menhirs (und alles was sich ggf. darauf
+    befindet) ab". Far (0,0) is two cells from Home (2,2); Corner (1,1) is a diagonal neighbour and
+    stays. The Ghost and the time markers on Far go with it."""
     state = new_game(1)
     far_work = next(i for i, a in enumerate(state.game.scenario.actions) if a.id == "far_work")
     state.action_markers[far_work] = 3
@@ -112,9 +112,10 @@ def test_a_character_on_a_discarded_location_stays_in_the_wyrdness() -> None:
 
 
 def test_time_dials_count_down_and_fire_when_removed_and_counters_stay() -> None:
-    """Seed, step 4: "Wenn der Wert einer Zeitscheibe nicht mehr reduziert werden kann, entfernt
-    die Scheibe aus dem Spiel ... Werte von Scheiben mit Questmarkern, die Zählscheiben, werden
-    nicht reduziert." Rules file: a dial at 1 is removed and fires its expiry effect."""
+    """Seed 003, l. 33-41 (step 4): "Wenn der Wert einer Zeitscheibe nicht mehr reduziert werden
+    kann, entfernt die Scheibe aus dem Spiel ... Werte von Scheiben mit Questmarkern, die
+    Zählscheiben, werden nicht reduziert." Rules file: a dial at 1 is removed and fires its expiry
+    effect."""
     state = new_game(2)
     act(state, "pass")
     travel(state, "north")  # Ben keeps a menhir burning past day 3
@@ -137,9 +138,9 @@ def test_time_dials_count_down_and_fire_when_removed_and_counters_stay() -> None
 
 
 def test_time_markers_block_a_location_action_until_dawns_remove_them() -> None:
-    """Seed, step 4: "Entfernt ggf. 1 Zeitmarker von jeder Ortsaktion und jedem Soforteffekt."
-    Rules file: "an action or instant effect with at least one time marker is unavailable".
-    Tending the fire leaves 2 markers: unavailable on day 2, free again on day 3."""
+    """Seed 003, l. 38-39 (step 4): "Entfernt ggf. 1 Zeitmarker von jeder Ortsaktion und jedem
+    Soforteffekt." Rules file: "an action or instant effect with at least one time marker is
+    unavailable". Tending the fire leaves 2 markers: unavailable on day 2, free again on day 3."""
     state = new_game(1)
     fire = {"type": "location_action", "action": "fire"}
     assert fire in legal(state)
@@ -166,9 +167,9 @@ def test_instant_effect_with_a_time_marker_does_not_fire_again_the_same_day() ->
 
 
 def test_a_quest_event_goes_to_the_quest_pile_and_others_are_discarded_at_day_end() -> None:
-    """Seed, step 5: "Wenn auf der Karte ein Questetext und ein rotes Vorhängeschloss-Symbol
-    abgebildet ist, legt ihr sie auf den Queststapel neben dem Ereignisstapel." Other events
-    are "am Ende des Tages abgelegt"."""
+    """Seed 003, l. 42-50 (step 5): "Wenn auf der Karte ein Questetext und ein rotes
+    Vorhängeschloss-Symbol abgebildet ist, legt ihr sie auf den Queststapel neben dem
+    Ereignisstapel." Other events are "am Ende des Tages abgelegt"."""
     state = new_game(1)
     finish_day(state, event="call")
     view = state.view(None)
@@ -185,7 +186,7 @@ def test_a_quest_event_goes_to_the_quest_pile_and_others_are_discarded_at_day_en
 
 
 def test_an_event_with_a_choice_is_decided_by_the_lowest_character_for_everyone() -> None:
-    """Seed, step 5: reveal the event "und lest sie"; rules file: events resolve for the
+    """Seed 003, l. 42 (step 5): reveal the event "und lest sie"; rules file: events resolve for the
     party. The lowest character number decides (the seed's default order)."""
     state = new_game(2)
     finish_day(state, event="choice")
@@ -208,17 +209,17 @@ def test_an_empty_event_deck_skips_step_five() -> None:
 
 
 def test_guardians_move_with_the_die_along_joined_paths_and_attack_at_once() -> None:
-    """Seed, step 6: "werft ihr für jeden einzelnen den Wächterwürfel und bewegt ihn". Rules
-    file: "a guardian moves one location along a joined path in that direction if there is
-    one, otherwise stays ... A guardian that enters a character's location starts an encounter
-    at once". The Wolf at East: north of it is no location, so it stays; west is Home, joined
-    by an arrow, where Ada stands."""
+    """Seed 003, l. 55-59 (step 6): "werft ihr für jeden einzelnen den Wächterwürfel und bewegt
+    ihn". Rules file: "a guardian moves one location along a joined path in that direction if there
+    is one, otherwise stays ... A guardian that enters a character's location starts an encounter at
+    once". The Wolf at East: north of it is no location, so it stays; west is Home, joined by an
+    arrow, where Ada stands."""
     state = new_game(1)
     finish_day(state, event="storm", guardian="N")
     assert any("guardian die for the Wolf: N, it stays at East" in line for line in state.log)
     finish_day(state, event="call", guardian="W")
     assert pending(state) == "choose"
-    assert state.view(None)["guardians"] == [{"name": "the Wolf", "location": "home"}]
+    assert state.view(None)["guardians"] == [{"id": "wolf", "name": "the Wolf", "location": "home"}]
     assert "Ada meets the Wolf" in state.log
     choose(state, "Fight")
     act(state, "roll", value=3)  # might 1 + axe 1 + 3 = 5 >= 4
@@ -241,10 +242,10 @@ def test_guardian_die_probabilities_follow_the_faces() -> None:
 
 
 def test_equip_at_most_one_item_per_keyword_others_are_turned_over_but_kept() -> None:
-    """Seed, step 8: "Jeder Charakter darf höchstens 1 Gegenstand oder Geheimnis mit demselben
-    Schlüsselwort gleichzeitig ausgerüstet haben. Dreht alle Gegenstände/Geheimnisse, die ihr
-    aufgrund dieser Regel nicht ausrüsten möchtet oder könnt, um ... Sie sind weiterhin in
-    eurem Besitz." Ada owns Axe and Spear (both weapons): only one can be equipped."""
+    """Seed 003, l. 64-70 (step 8): "Jeder Charakter darf höchstens 1 Gegenstand oder Geheimnis mit
+    demselben Schlüsselwort gleichzeitig ausgerüstet haben. Dreht alle Gegenstände/Geheimnisse, die
+    ihr aufgrund dieser Regel nicht ausrüsten möchtet oder könnt, um ... Sie sind weiterhin in eurem
+    Besitz." Ada owns Axe and Spear (both weapons): only one can be equipped."""
     state = new_game(1)
     items = {i["id"]: i["equipped"] for i in character(state, ADA)["items"]}
     assert items == {"axe": True, "spear": False}
@@ -275,8 +276,8 @@ def test_an_item_with_two_keywords_counts_against_both() -> None:
 
 
 def test_exhausted_items_are_flipped_face_up_at_dawn() -> None:
-    """Seed, step 8: "Dreht alle umgedrehten Gegenstände und Geheimnisse auf ihre Vorderseite."
-    A used item is exhausted until then."""
+    """Seed 003, l. 65-66 (step 8): "Dreht alle umgedrehten Gegenstände und Geheimnisse auf ihre
+    Vorderseite." A used item is exhausted until then."""
     state = new_game(1)
     act(state, "explore")
     choose(state, "Find the salve")

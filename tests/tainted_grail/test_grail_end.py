@@ -8,9 +8,12 @@ shared/rules/tainted_grail.md.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from grail_table import (
     ADA,
     BEN,
+    TABLE,
     act,
     character,
     choose,
@@ -26,7 +29,8 @@ from spielwerk.core.state import TERMINAL
 
 
 def test_end_of_day_runs_rest_recover_dreams_improve_in_order() -> None:
-    """Seed: "rasten, euch erholen, Träume lesen und eure Stapel verbessern" - in that order."""
+    """Seed 003, l. 9-11: "rasten, euch erholen, Träume lesen und eure Stapel verbessern" - in that
+    order."""
     state = new_game(1)
     start = len(state.log)
     finish_day(state, event="storm")
@@ -72,8 +76,8 @@ def test_a_character_without_food_is_not_asked_to_eat() -> None:
 
 
 def test_dreams_are_read_once_when_their_condition_holds() -> None:
-    """Seed: "Träume lesen"; rules file: a scenario may define dreams (text with an effect).
-    The test table's dream needs one mark and gives 1 experience, once."""
+    """Seed 003, l. 10-11: "Träume lesen"; rules file: a scenario may define dreams (text with an
+    effect). The test table's dream needs one mark and gives 1 experience, once."""
     state = new_game(1)
     finish_day(state, event="storm")
     assert not any(line.startswith("dream:") for line in state.log)
@@ -86,8 +90,8 @@ def test_dreams_are_read_once_when_their_condition_holds() -> None:
 
 
 def test_deck_improvement_spends_experience_once_per_improvement() -> None:
-    """Seed: "eure Stapel verbessern"; rules file: rewards defined by the scenario. [design]
-    An improvement costs experience and is bought once."""
+    """Seed 003, l. 10-11: "eure Stapel verbessern"; rules file: rewards defined by the scenario.
+    [design] An improvement costs experience and is bought once."""
     state = new_game(1)
     act(state, "explore")
     choose(state, "Lift the hearthstone")
@@ -117,7 +121,7 @@ def test_deck_improvement_spends_experience_once_per_improvement() -> None:
 
 
 def test_the_party_wins_together() -> None:
-    """Seed: "Ihr werdet nur gemeinsam gewinnen oder verlieren". Every seat wins."""
+    """Seed 003, l. 61-63: "Ihr werdet nur gemeinsam gewinnen oder verlieren". Every seat wins."""
     state = new_game(3)
     state.counters[0] = 2
     travel(state, "south")
@@ -169,3 +173,20 @@ def test_the_day_limit_ends_the_game() -> None:
         if pending(state) == "choose":
             choose(state, "Nothing")
     assert state.result()["reason"] == "too late" and state.result()["days"] == 8
+
+
+def test_a_win_and_a_loss_in_the_same_effect_is_a_win(tmp_path: Path) -> None:
+    """[design] The win conditions are checked before the losses, after the whole effect: a
+    last stand that claims the victory and costs Ada her life still wins."""
+    text = Path(TABLE).read_text(encoding="utf-8")
+    text = text.replace(
+        'effect = { flags = ["victory"] }', 'effect = { flags = ["victory"], health = -9 }'
+    )
+    last_stand = tmp_path / "last_stand.toml"
+    last_stand.write_text(text, encoding="utf-8")
+    state = new_game(1, scenario=str(last_stand))
+    state.counters[0] = 2
+    travel(state, "south")
+    act(state, "location_action", action="claim")
+    assert character(state, ADA)["fallen"]
+    assert state.result()["outcome"] == "win" and state.result()["reason"] == "victory"

@@ -115,3 +115,55 @@ def test_the_action_vocabulary_follows_the_scenario() -> None:
     assert travels == [place.id for place in load_scenario("demo").locations]
     table = spielwerk.load("tainted_grail", scenario=TABLE)
     assert game.num_distinct_actions != table.num_distinct_actions
+
+
+def test_types_values_and_duplicates_are_named_by_their_path() -> None:
+    """Issue #6: "a malformed scenario file gives clear errors naming the fields" - a wrong
+    type, a bad value, a duplicate and a name that is not declared each get their own line."""
+    text = (
+        TABLE_TEXT.replace('counters = ["marks"]', 'counters = ["marks", "marks"]')
+        .replace('id = "north_stone"\nlocation = "north"', 'id = "north_stone"\nlocation = "home"')
+        .replace("cost = { energy = 3 }", 'cost = { energy = "three" }')
+        .replace("effect = { food = 2, shared = true }", 'effect = { food = 2, shared = "yes" }')
+        .replace('id = "spear"', 'id = "axe"')
+        .replace("use = { health = 2 }", "use = { health = 2, luck = 1 }")
+        .replace('kind = "all_fallen"', 'kind = "eaten"')
+        .replace("instant_markers = 1", "instant_markers = -1")
+    )
+    found = problems(text)
+    expected = [
+        "scenario.counters[1]: 'marks' is listed twice",
+        "menhirs[1].location: 'north_stone' stands where 'home_stone' stands",
+        "actions[0].cost.energy: must be an integer, not 'three'",
+        "actions[2].effect.shared: must be a boolean, not 'yes'",
+        "items[1].id: duplicate item id 'axe'",
+        "characters[0].items[1]: unknown item 'spear'",  # the spear's id is taken
+        "items[3].use.luck: unknown field",
+        "loss[0].kind: unknown kind 'eaten' (kinds: all_fallen, any_fallen, no_menhir, "
+        "day_limit, condition)",
+        "locations[2].instant_markers: must be at least 0, not -1",
+    ]
+    for message in expected:
+        assert message in found, f"{message!r} not in {found}"
+    assert len(found) == len(expected), found
+
+
+def test_every_field_is_checked_even_when_others_are_broken() -> None:
+    """Wrong types anywhere give errors, never a crash, and the head of the file is checked
+    as well as the rest."""
+    text = (
+        TABLE_TEXT.replace('id = "table"', "id = 3")
+        .replace('arrows = ["north", "east", "south"]', "arrows = 3")
+        .replace('reveals = ["east2"]', "reveals = [1.5]")
+        .replace('location = "east"\nencounter', "encounter")
+    )
+    found = problems(text)
+    expected = [
+        "scenario.id: must be a string, not 3",
+        "locations[0].arrows: must be a list, not 3",
+        "locations[2].reveals[0]: must be a string, not 1.5",
+        "guardians[0].location: missing",
+    ]
+    for message in expected:
+        assert message in found, f"{message!r} not in {found}"
+    assert len(found) == len(expected), found

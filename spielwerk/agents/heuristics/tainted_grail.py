@@ -35,6 +35,13 @@ WORTH_ACTING = 0.6
 """The least value an action must promise to spend energy on it."""
 MENHIR_URGENT = 2
 """Lighting a menhir is urgent once the best burning dial is this low."""
+MENHIR_VALUE, MENHIR_URGENT_VALUE, MENHIR_VITAL = 3.5, 9.0, 40.0
+"""What lighting a menhir is worth: normally, when urgent, when the game hangs on it."""
+LAST_FOOD = 1.5
+"""Extra cost of spending the last food (the character cannot rest tonight)."""
+LEAVE_WYRDNESS = 5.0
+"""Value of stepping out of the wyrdness (it costs terror at every dawn) or out of menhir range
+(the card goes at dawn)."""
 
 
 class TaintedGrailHeuristic(Agent):
@@ -133,14 +140,14 @@ class Planner:
                 value += 12.0 * amount
         value += 4.0 * sum(1 for i in effect.items if state.item_owner[i] < 0)
         if effect.activate_menhir >= 0 and state.menhir_dial[effect.activate_menhir] < 0:
-            value += 9.0 if self.menhir_urgent() else 3.5
+            value += self.menhir_value()
         if effect.defeat_guardian:
             value += 3.0
         value += 0.3 * len([p for p in effect.reveal if not state.on_grid[p]])
-        people = len(involved) or 1
+        people = 1 if effect.shared else (len(involved) or 1)
         for resource, amount in effect.deltas:
             if resource == "food":
-                value += (1.5 if state.food[c] < 3 else 0.5) * amount * people
+                value += self.food_weight() * amount * people
             elif resource == "xp":
                 value += 0.4 * amount * people
             elif resource == "health":
@@ -170,8 +177,7 @@ class Planner:
             p = self.success_chance(choice.test, involved)
             value += p * self.effect_value(choice.success, involved)
             value += (1 - p) * self.effect_value(choice.failure, involved)
-        for resource, amount in choice.cost.amounts:
-            value -= 0.5 * amount if resource != "terror" else 1.0 * amount
+        value -= self.cost_value(choice.cost.amounts)
         if choice.goto >= 0:
             section = self.sc.sections[choice.goto]
             value += self.section_value(section.id, involved, depth=1)
@@ -192,6 +198,15 @@ class Planner:
         ]
         return value + max([0.0, *options])
 
+    def menhir_value(self) -> float:
+        """Lighting a menhir: vital when the last standing one goes out within two dawns or
+        before a running winning dial (a rite) has run out, urgent when it runs low."""
+        best = max((d for d in self.state.menhir_dial if d >= 0), default=0)
+        running = [v for d, v in enumerate(self.state.dial_values) if v >= 0 and self.wins_by(d)]
+        if best <= 1 or (running and best < max(running)):
+            return MENHIR_VITAL
+        return MENHIR_URGENT_VALUE if self.menhir_urgent() else MENHIR_VALUE
+
     def menhir_urgent(self) -> bool:
         """The best burning dial is low, or too low to outlast a winning time dial (a rite
         that wins when it runs out needs a menhir until then)."""
@@ -208,6 +223,26 @@ class Planner:
         running = [v for d, v in enumerate(self.state.dial_values) if v >= 0 and self.wins_by(d)]
         need = max(running) if running else max(waits, default=0)
         return best <= need
+
+    def food_weight(self) -> float:
+        """Food is worth more while the character has little: without it, no rest."""
+        return 1.5 if self.state.food[self.c] < 3 else 0.5
+
+    def cost_value(self, amounts: tuple[tuple[str, int], ...]) -> float:
+        """What paying a cost is worth (positive: a loss). Food is dear when it runs short,
+        and the last food more so (the next rest needs it)."""
+        state, c = self.state, self.c
+        value = 0.0
+        for resource, amount in amounts:
+            if resource == "food":
+                value += self.food_weight() * amount
+                if state.food[c] - amount < PARAMS.food_eaten:
+                    value += LAST_FOOD
+            elif resource == "terror":
+                value += 1.0 * amount
+            else:
+                value += 0.5 * amount
+        return value
 
     def wins_by(self, dial: int) -> bool:
         return bool(set(self.sc.dials[dial].expire.flags) & self.win_flags)
@@ -226,8 +261,7 @@ class Planner:
             if action.location != place or not state.action_available(a, c):
                 continue
             value = self.effect_value(action.effect, (c,))
-            value -= sum(0.5 * n for r, n in action.cost.amounts if r != "food")
-            value -= sum(1.2 * n for r, n in action.cost.amounts if r == "food")
+            value -= self.cost_value(action.cost.amounts)
             if value > best[0]:
                 best = (value, {"type": "location_action", "action": action.id})
         return best
@@ -248,12 +282,17 @@ class Planner:
                 spare = not hungry or energy > self.energy_cost(here, action)
                 if spare or self.gives_food(action):
                     best_score, best_action = value, action
+        distances, first_step = self.paths()
+        escape = self.escape(distances, first_step)
+        if escape is not None and energy <= escape[0]:
+            # The wyrdness costs terror at every dawn, and a card out of range goes at dawn:
+            # with just enough energy left to reach a safe location, go now.
+            return {"type": "travel", "to": sc.locations[escape[1]].id}
         if hungry and energy <= 1:
             # Without food a character at 0 energy never recovers: keep the last point.
             return best_action or {"type": "pass"}
         # Or travel towards a better place, its value divided by 1 + the distance. A place
         # out of menhir range is discarded at dawn: only worth it if reachable and usable today.
-        distances, first_step = self.paths()
         in_range = state.in_menhir_range()
         for place, distance in distances.items():
             if distance == 0:
@@ -270,7 +309,40 @@ class Planner:
             if score > best_score:
                 best_score = score
                 best_action = {"type": "travel", "to": sc.locations[first_step[place]].id}
+        if best_action is None and escape is not None:
+            best_action = {"type": "travel", "to": sc.locations[escape[1]].id}
         return best_action or {"type": "pass"}
+
+    def escape(
+        self, distances: dict[int, int], first_step: dict[int, int]
+    ) -> tuple[int, int] | None:
+        """If character c stands in the wyrdness or on a card that goes at the next dawn:
+        (distance, first step) to the nearest location that stays; else None (or if there is
+        none to reach)."""
+        state, sc = self.state, self.sc
+        safe = self.safe_cells()
+        here = state.location_of(self.c)
+        if here >= 0 and (sc.locations[here].x, sc.locations[here].y) in safe:
+            return None
+        reachable = [
+            (distance, place)
+            for place, distance in distances.items()
+            if distance > 0 and (sc.locations[place].x, sc.locations[place].y) in safe
+        ]
+        if not reachable:
+            return None
+        distance, place = min(reachable)
+        return distance, first_step[place]
+
+    def safe_cells(self) -> set[tuple[int, int]]:
+        """Cells still in range after the next dawn: next to a menhir whose dial is not out."""
+        sc = self.sc
+        cells: set[tuple[int, int]] = set()
+        for m, dial in enumerate(self.state.menhir_dial):
+            if dial > 0:
+                site = sc.locations[sc.menhirs[m].location]
+                cells.update((site.x + dx, site.y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        return cells
 
     def gives_food(self, action: dict[str, object]) -> bool:
         if action["type"] != "location_action":

@@ -2,8 +2,9 @@
 scenario files, with an original demo scenario.
 
 Read top to bottom: `params.py` (engine constants from `data.toml`), `scenario.py` (the scenario
-format and its checks), `actions.py` (vocabulary), `state.py` (the rules), `game.py` (metadata
-and options), `render.py` (terminal text). Scenarios live in `scenarios/*.toml`.
+format and its checks), `actions.py` (vocabulary), `state.py` (the rules), `observation.py`
+(the tensor, from views), `game.py` (metadata and options), `render.py` (terminal text).
+Scenarios live in `scenarios/*.toml`.
 """
 
 from spielwerk.games.tainted_grail.game import TaintedGrailGame

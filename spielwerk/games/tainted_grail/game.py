@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from spielwerk.core.actions import ActionTable
 from spielwerk.core.errors import OptionError
 from spielwerk.core.game import Game
 from spielwerk.core.options import OptionSpec
 from spielwerk.games.tainted_grail.actions import Layout, build_action_table
+from spielwerk.games.tainted_grail.observation import GrailObservation
 from spielwerk.games.tainted_grail.params import PARAMS
 from spielwerk.games.tainted_grail.scenario import Scenario, load_scenario
 from spielwerk.games.tainted_grail.state import TaintedGrailState
@@ -28,6 +32,16 @@ class TaintedGrailGame(Game):
 
     scenario: Scenario
     layout: Layout
+    observation: GrailObservation
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.observation = GrailObservation(self.scenario)
+        # The tensor's blocks are sized from the scenario: the layout belongs to the game object.
+        self.observation_layout = self.observation.layout
+
+    def encode_view(self, view: Mapping[str, Any]) -> list[float]:
+        return self.observation.encode(view)
 
     def _build_actions(self) -> ActionTable:
         # The scenario decides the vocabulary (one travel per location, ...), so it is read

@@ -25,15 +25,18 @@ dial (a dial at 1 is taken out, the menhir stays until the next dawn); 4 lower t
 effect; 5 reveal an event (quest events with the red lock go to the quest pile); 6 roll the
 guardian die for each guardian; 7 plan; 8 ready exhausted items, equip one item per keyword.
 II. Day: one action at a time, lowest character first (or wait); others at the same place
-may join. A character acts again only after every other one acted or joined (or passed).
+may join. A character acts again only after every other one began or joined an action since
+its own last one began (joining that very action counts; passed characters are ignored).
 Explore (1 energy each), travel to an orthogonal neighbour joined by an arrow (1 energy each;
-arrival: reveal, guardians, instant effects), location actions (printed cost, shared), pass.
+arrival: reveal, guardians - met together by a group -, instant effects), location actions
+(printed cost, split among those taking part), use an item (free), pass.
 III. End of day: eat 1 food (+1 health, -1 terror, full energy; without food energy stays,
 at 0 energy lose 1 health), dreams, deck improvements with experience.
 [design] (shared/rules/tainted_grail.md and docs/games/tainted_grail.md): resources and
 passing, the wyrdness, time-marker and dial details, guardian die faces, tests as d6 +
-attribute, falling at 0 health or the terror limit, waiting, the even split of shared costs,
-free item use, automatic equipping of new items, the demo scenario itself.\
+attribute, falling at 0 health or the terror limit, the reading of the rule for acting again,
+waiting, the even split of shared costs, effects for everyone involved unless `shared`, group
+encounters on arrival, free item use, automatic equipping of new items, the demo scenario.\
 """
 """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
 
@@ -56,9 +59,10 @@ def render(view: View) -> str:
     ]
     lines += grid_lines(view)
     lines.append(
-        "Legend: [green]green[/green] cells are in menhir range, [dim]dim[/dim] ones are not; "
-        "M<n> menhir with dial n (M- dial out), G guardian, digits: characters by seat "
-        "(~ in the wyrdness), = and || paths joined by arrows"
+        "Legend: [green]green[/green] cells are in menhir range, [dim]dim[/dim] ones are not "
+        "(! a location out of range: it goes at dawn); M<n> menhir with dial n (M- dial out), "
+        "G guardian, digits: characters by seat (~ in the wyrdness), = and || paths joined by "
+        "arrows"
     )
     lines.append("Characters:")
     for seat, ch in enumerate(view["characters"]):
@@ -144,6 +148,8 @@ def grid_lines(view: View) -> list[str]:
                 marks.append(f"M{dial}" if dial else "M-")
             if place and place["id"] in guardian_at:
                 marks.append("G")
+            if place and (x, y) not in in_range:
+                marks.append("!")
             here = people.get((x, y))
             if here:
                 marks.append(("~" if not place else "") + "".join(here))

@@ -91,6 +91,7 @@ class Effect:
     defeat_guardian: bool = False
     move_to: int = -1
     text: str = ""
+    shared: bool = False  # resource changes go to the decider alone, not to everyone involved
 
 
 NO_EFFECT = Effect()
@@ -258,7 +259,19 @@ class Scenario:
     dials: tuple[TimeDial, ...]
     wins: tuple[Outcome, ...]
     losses: tuple[Outcome, ...]
+    flags: tuple[str, ...] = ()  # every flag any condition or effect names, sorted
     cell_location: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    actions_at: tuple[tuple[int, ...], ...] = ()  # location -> its location actions
+    usable_items: tuple[int, ...] = ()  # items with a use effect
+
+    def __post_init__(self) -> None:
+        at: list[list[int]] = [[] for _ in self.locations]
+        for a, action in enumerate(self.actions):
+            at[action.location].append(a)
+        object.__setattr__(self, "actions_at", tuple(tuple(a) for a in at))
+        usable = tuple(i for i, item in enumerate(self.items) if item.use is not None)
+        object.__setattr__(self, "usable_items", usable)
 
     @property
     def max_choices(self) -> int:
@@ -325,6 +338,7 @@ class _Reader:
         self.counters: tuple[str, ...] = ()
         self.sections: list[Section] = []
         self.section_ids: dict[str, int] = {}
+        self.flag_names: set[str] = set()
 
     # ------------------------------------------------------------------ primitives
     def error(self, path: str, message: str) -> None:
@@ -385,6 +399,14 @@ class _Reader:
                 self.error(f"{path}.{key}[{index}]", f"must be a string, not {item!r}")
         return result
 
+    def names(self, head: Mapping[str, Any], key: str) -> tuple[str, ...]:
+        """A list of distinct names in `[scenario]` (attributes, counters)."""
+        found = self.strings(head, key, "scenario")
+        for index, name in enumerate(found):
+            if name in found[:index]:
+                self.error(f"scenario.{key}[{index}]", f"{name!r} is listed twice")
+        return tuple(dict.fromkeys(found))
+
     def ref(self, kind: str, name: str, where: str) -> int:
         """The index of `name` among the ids of `kind` (an error names the field if unknown)."""
         index = self.ids.get(kind, {}).get(name)
@@ -392,6 +414,11 @@ class _Reader:
             self.error(where, f"unknown {kind} {name!r}")
             return -1
         return index
+
+    def required_ref(self, kind: str, table: Mapping[str, Any], key: str, path: str) -> int:
+        """`table[key]`, a required id of `kind`, as an index (-1 after an error)."""
+        name = self.value(table, key, path, str)
+        return -1 if name is None else self.ref(kind, name, f"{path}.{key}")
 
     def refs(self, kind: str, table: Mapping[str, Any], key: str, path: str) -> tuple[int, ...]:
         names = self.strings(table, key, path)
@@ -457,9 +484,12 @@ class _Reader:
             (self.counters.index(name), amount)
             for name, amount in self.pairs(found, "counters", where, self.counters, "counter")
         )
+        flags = tuple(self.strings(found, "flags", where))
+        not_flags = tuple(self.strings(found, "not_flags", where))
+        self.flag_names.update(flags, not_flags)
         return Condition(
-            flags=tuple(self.strings(found, "flags", where)),
-            not_flags=tuple(self.strings(found, "not_flags", where)),
+            flags=flags,
+            not_flags=not_flags,
             counters=counters,
             items=self.refs("item", found, "items", where),
             quests=self.refs("event", found, "quests", where),
@@ -491,6 +521,7 @@ class _Reader:
             "defeat_guardian",
             "move_to",
             "text",
+            "shared",
         )
         self.unknown_keys(found, allowed, where)
         deltas = []
@@ -503,11 +534,14 @@ class _Reader:
             (self.counters.index(name), amount)
             for name, amount in self.pairs(found, "counters", where, self.counters, "counter")
         )
+        flags = tuple(self.strings(found, "flags", where))
+        clear_flags = tuple(self.strings(found, "clear_flags", where))
+        self.flag_names.update(flags, clear_flags)
         return Effect(
             deltas=tuple(deltas),
             items=self.refs("item", found, "items", where),
-            flags=tuple(self.strings(found, "flags", where)),
-            clear_flags=tuple(self.strings(found, "clear_flags", where)),
+            flags=flags,
+            clear_flags=clear_flags,
             counters=counters,
             reveal=self.refs("location", found, "reveal", where),
             activate_menhir=self.opt_ref("menhir", found, "activate_menhir", where),
@@ -516,6 +550,7 @@ class _Reader:
             defeat_guardian=bool(self.value(found, "defeat_guardian", where, bool, False)),
             move_to=self.opt_ref("location", found, "move_to", where),
             text=self.text(found, "text", where, ""),
+            shared=bool(self.value(found, "shared", where, bool, False)),
         )
 
     def section_table(self, table: Mapping[str, Any], path: str, extra: Sequence[str]) -> Section:
@@ -611,8 +646,8 @@ class _Reader:
             ),
             "scenario",
         )
-        self.attributes = tuple(self.strings(head, "attributes", "scenario"))
-        self.counters = tuple(self.strings(head, "counters", "scenario"))
+        self.attributes = self.names(head, "attributes")
+        self.counters = self.names(head, "counters")
         kinds = (
             ("character", "characters"),
             ("location", "locations"),
@@ -669,6 +704,14 @@ class _Reader:
             cells.setdefault((place.x, place.y), index)
         locations = self.join_arrows(locations, raw["locations"])
         menhirs = [self.menhir(t, f"menhirs[{i}]") for i, t in enumerate(raw["menhirs"])]
+        sites: dict[int, str] = {}
+        for index, menhir in enumerate(menhirs):
+            if menhir.location >= 0 and menhir.location in sites:
+                self.error(
+                    f"menhirs[{index}].location",
+                    f"{menhir.id!r} stands where {sites[menhir.location]!r} stands",
+                )
+            sites.setdefault(menhir.location, menhir.id)
         actions = [self.action(t, f"actions[{i}]") for i, t in enumerate(raw["actions"])]
         events = [
             Event(
@@ -700,18 +743,21 @@ class _Reader:
                     f"scenario.guardian_die[{index}]",
                     f"unknown face {face!r} (faces: {', '.join(GUARDIAN_FACES)})",
                 )
-        start = self.ref("location", self.text(head, "start", "scenario"), "scenario.start")
+        start = self.required_ref("location", head, "start", "scenario")
         revealed = set(self.refs("location", head, "revealed", "scenario"))
         if start >= 0:
             revealed.add(start)
         if not any(m.active for m in menhirs):
             self.error("menhirs", "at least one menhir must be active at the start")
+        scenario_id = self.text(head, "id", "scenario")
+        title = self.text(head, "title", "scenario")
+        intro = self.text(head, "intro", "scenario", "")
         if self.errors:
             return None
         return Scenario(
-            id=self.text(head, "id", "scenario"),
-            title=self.text(head, "title", "scenario"),
-            intro=self.text(head, "intro", "scenario", ""),
+            id=scenario_id,
+            title=title,
+            intro=intro,
             width=width,
             height=height,
             start=start,
@@ -732,6 +778,7 @@ class _Reader:
             dials=tuple(dials),
             wins=tuple(wins),
             losses=tuple(losses),
+            flags=tuple(sorted(self.flag_names)),
             cell_location=cells,
         )
 
@@ -815,15 +862,18 @@ class _Reader:
     ) -> list[Location]:
         """An arrow joins two orthogonally adjacent locations, both ways."""
         joined: list[set[int]] = [set() for _ in locations]
+        known = self.ids.get("location", {})
         for index, place in enumerate(locations):
-            names = [n for n in tables[index].get("arrows", []) if isinstance(n, str)]
-            for position, target in enumerate(place.arrows):
+            listed = tables[index].get("arrows")
+            for position, name in enumerate(listed if isinstance(listed, list) else []):
+                target = known.get(name) if isinstance(name, str) else None
+                if target is None:
+                    continue  # reported when the location was read
                 other = locations[target]
                 if abs(other.x - place.x) + abs(other.y - place.y) != 1:
-                    name = names[position] if position < len(names) else other.id
                     self.error(
                         f"locations[{index}].arrows[{position}]",
-                        f"{name!r} is not orthogonally adjacent to {place.id!r}",
+                        f"{other.id!r} is not orthogonally adjacent to {place.id!r}",
                     )
                     continue
                 joined[index].add(target)
@@ -856,7 +906,7 @@ class _Reader:
             dial_raw = list(PARAMS.default_menhir_dial)
         return Menhir(
             id=self.text(table, "id", path, ""),
-            location=self.ref("location", self.text(table, "location", path), f"{path}.location"),
+            location=self.required_ref("location", table, "location", path),
             active=bool(self.value(table, "active", path, bool, False)),
             dial=tuple(int(v) for v in dial_raw),
         )
@@ -874,7 +924,7 @@ class _Reader:
             self.error(path, "a location action must cost energy or leave a time marker")
         return LocationAction(
             id=self.text(table, "id", path, ""),
-            location=self.ref("location", self.text(table, "location", path), f"{path}.location"),
+            location=self.required_ref("location", table, "location", path),
             label=self.text(table, "label", path),
             cost=cost,
             requires=self.condition(table, "requires", path),
@@ -891,7 +941,7 @@ class _Reader:
         return Guardian(
             id=self.text(table, "id", path, ""),
             name=self.text(table, "name", path),
-            location=self.ref("location", self.text(table, "location", path), f"{path}.location"),
+            location=self.required_ref("location", table, "location", path),
             encounter=encounter,
         )
 

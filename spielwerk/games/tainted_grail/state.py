@@ -179,14 +179,14 @@ class TaintedGrailState(State):
         for c, character in enumerate(chars):
             for item in character.items:
                 self._gain_item(c, item)
+        self._check_outcome()
         self._advance()
 
     # ================================================================== the task machine
     def _advance(self) -> None:
-        """Carry out tasks until a decision is needed or the game ends."""
+        """Carry out tasks until a decision is needed or the game ends. (The win and loss
+        conditions are checked wherever what they test changes: `_check_outcome`.)"""
         while True:
-            if self.outcome == PLAYING:
-                self._check_outcome()
             if self.outcome != PLAYING:
                 self._finish()
                 return
@@ -216,7 +216,11 @@ class TaintedGrailState(State):
 
     def _run_task(self, task: Task) -> None:
         kind = task[0]
-        if kind == "section":
+        if kind == "dawn":
+            self._dawn_step(task[1])
+        elif kind == "dusk":
+            self._dusk_step(task[1])
+        elif kind == "section":
             self._section(task[1], task[2], task[3], task[4])
         elif kind == "test":
             self.pending = ("roll", *task[1:])
@@ -230,8 +234,6 @@ class TaintedGrailState(State):
             self._perform(task[1], task[2], task[3])
         elif kind == "expire":
             self._expire(task[1])
-        elif kind == "dawn":
-            self._dawn_step(task[1])
         elif kind == "gmove":
             if self._guardian_location(task[1]) >= 0:
                 self.pending = ("gdie", task[1])
@@ -242,40 +244,43 @@ class TaintedGrailState(State):
             self.pending = ("rest", task[1])
         elif kind == "improve":
             self.pending = ("improve", task[1])
-        elif kind == "dusk":
-            self._dusk_step(task[1])
         elif kind == "start_day":
             self._start_day()
         else:  # pragma: no cover - a task kind is always one of the above
             raise AssertionError(f"unknown task {task!r}")
 
     # ================================================================== II. the day
-    def _active(self) -> list[int]:
-        return [c for c in range(self.num_players) if not self.passed[c] and not self.fallen[c]]
-
     def may_act(self, c: int) -> bool:
-        """A character may act again only when every other character has acted or joined at
-        least one action since its last action [seed]; characters who passed (or fell) are
-        ignored [rules file]. Joining is taking part, not acting: a character who only joined
-        may still begin an action of its own."""
+        """A character may act again only when every other character has acted or taken part
+        in at least one action [seed] since its own last action began; whoever joined that
+        very action took part in it, "gemeinsam ... zur gleichen Zeit" [seed; design: the
+        reading]. Characters who passed (or fell) are ignored [rules file]. Joining is taking
+        part, not acting: a character who only joined may still begin an action of its own."""
         if self.passed[c] or self.fallen[c]:
             return False
         last = self.last_acted[c]
-        return last < 0 or all(self.last_part[d] > last for d in self._active() if d != c)
+        if last < 0:
+            return True
+        last_part, passed, fallen = self.last_part, self.passed, self.fallen
+        return all(
+            last_part[d] >= last
+            for d in range(self.num_players)
+            if d != c and not passed[d] and not fallen[d]
+        )
 
     def _next_actor(self) -> int | None:
         """Who acts next: the lowest-numbered character who may act [seed], unless it chose to
-        wait for the others [design]. Someone always may: of those who acted, the one who
-        acted longest ago has seen everyone take part since (each action has its own number)."""
-        ready = [c for c in self._active() if self.may_act(c)]
+        wait for the others [design]. When everyone who may act has chosen to wait, the
+        lowest-numbered one must act now (it is not offered `wait` again: the day stays finite).
+        Someone always may act: of those who acted, the one whose last action began first has
+        seen everyone take part since (each action has its own number)."""
+        ready = [c for c in range(self.num_players) if self.may_act(c)]
         if not ready:
             return None
-        waiting = [c for c in ready if not self.deferred[c]]
-        if not waiting:
-            for c in ready:
-                self.deferred[c] = False
-            waiting = ready
-        return waiting[0]
+        for c in ready:
+            if not self.deferred[c]:
+                return c
+        return ready[0]
 
     def location_of(self, c: int) -> int:
         """The location card character c stands on, or -1 in the wyrdness (an empty cell)."""
@@ -310,12 +315,12 @@ class TaintedGrailState(State):
         if energy >= PARAMS.travel_cost:
             ids += [lay.travel + t for t in self.travel_targets(c)]
         if here >= 0:
-            for a, action in enumerate(sc.actions):
-                if action.location == here and self.action_available(a, c):
+            for a in sc.actions_at[here]:
+                if self.action_available(a, c):
                     ids.append(lay.location_action + a)
-        for item, owner in enumerate(self.item_owner):
-            usable = sc.items[item].use is not None
-            if owner == c and usable and self.equipped[item] and not self.exhausted[item]:
+        owner, equipped, exhausted = self.item_owner, self.equipped, self.exhausted
+        for item in sc.usable_items:
+            if owner[item] == c and equipped[item] and not exhausted[item]:
                 ids.append(lay.use + item)
         return ids
 
@@ -411,6 +416,12 @@ class TaintedGrailState(State):
                 self._schedule(("section", action.section, members, members[0], -1))
             self._apply_effect(action.effect, members, members[0], -1)
 
+    def _group_target(self, kind: int, target: int) -> str:
+        """The id of what a group action is about: the destination, the location explored,
+        or the location action."""
+        sc = self.game.scenario
+        return sc.actions[target].id if kind == LOCATION_KIND else sc.locations[target].id
+
     def _pay_shared(self, members: tuple[int, ...], cost: Cost) -> None:
         """A location action costs the same whatever the number of participants [seed]; the
         party splits it evenly: each unit is paid by whoever has most of it left (terror goes
@@ -426,6 +437,7 @@ class TaintedGrailState(State):
                     c = max(members, key=lambda m: values[m])
                     values[c] -= 1
         self._check_falls(members)
+        self._check_outcome()
 
     # ------------------------------------------------------------------ arrival
     def _arrive(self, place: int, members: tuple[int, ...]) -> None:
@@ -437,10 +449,13 @@ class TaintedGrailState(State):
         for c in movers:
             self.cell[c] = (location.x, location.y)
         self._reveal(location.reveals)
-        tasks: list[Task] = []
-        for g in range(len(sc.guardians)):
-            if self.guardian_at[g] == place:
-                tasks += [("encounter", g, c) for c in movers]
+        # Those who arrive together (a group that travelled) meet a guardian together, as
+        # they perform the arrival together [seed: "1 oder mehrere Charaktere"; design].
+        tasks: list[Task] = [
+            ("encounter", g, movers)
+            for g in range(len(sc.guardians))
+            if self.guardian_at[g] == place
+        ]
         tasks.append(("instant", place, movers))
         self._schedule(*tasks)
 
@@ -452,15 +467,16 @@ class TaintedGrailState(State):
         if shown:
             self._say("revealed: " + ", ".join(sc.locations[p].name for p in shown))
 
-    def _encounter(self, g: int, c: int) -> None:
-        """A guardian encounter, if the guardian still stands where character c is."""
-        if self.fallen[c] or self._guardian_location(g) < 0:
-            return
-        if self.guardian_at[g] != self.location_of(c):
+    def _encounter(self, g: int, members: tuple[int, ...]) -> None:
+        """A guardian encounter of the characters who still stand where the guardian is (the
+        first of them decides), if the guardian has not been defeated meanwhile."""
+        place = self._guardian_location(g)
+        here = tuple(c for c in members if not self.fallen[c] and self.location_of(c) == place)
+        if place < 0 or not here:
             return
         guardian = self.game.scenario.guardians[g]
-        self._say(f"{self._name(c)} meets {guardian.name}")
-        self._schedule(("section", guardian.encounter, (c,), c, g))
+        self._say(f"{self._names(here)} meet{'s' if len(here) == 1 else ''} {guardian.name}")
+        self._schedule(("section", guardian.encounter, here, here[0], g))
 
     def _instant(self, place: int, members: tuple[int, ...]) -> None:
         """An instant effect fires unless it carries a time marker [design]."""
@@ -544,16 +560,20 @@ class TaintedGrailState(State):
     def _apply_effect(
         self, effect: Effect, involved: tuple[int, ...], decider: int, guardian: int
     ) -> None:
-        """Resource changes for every character involved; the rest once for the party."""
+        """Resource changes for every character involved (for the decider alone if the effect
+        is `shared`); the rest once for the party."""
         sc = self.game.scenario
         if effect.text:
             self._say(effect.text)
         alive = tuple(c for c in involved if not self.fallen[c])
-        for resource, amount in effect.deltas:
-            for c in alive:
-                self._change(c, resource, amount)
-        self._check_falls(alive)
         receiver = decider if not self.fallen[decider] else (alive[0] if alive else -1)
+        # Resource changes go to each character involved, or once, to the deciding character,
+        # for a `shared` effect (a static reward such as the food in one store). [design]
+        takers = (receiver,) if effect.shared and receiver >= 0 else alive
+        for resource, amount in effect.deltas:
+            for c in takers:
+                self._change(c, resource, amount)
+        self._check_falls(takers)
         for item in effect.items:
             if receiver >= 0 and self.item_owner[item] < 0:
                 self._gain_item(receiver, item)
@@ -583,6 +603,7 @@ class TaintedGrailState(State):
             movers = tuple(c for c in alive if not self.fallen[c])
             self._reveal((effect.move_to,))
             self._schedule(("arrive", effect.move_to, movers))
+        self._check_outcome()
 
     def _change(self, c: int, resource: str, amount: int) -> None:
         limits = self.game.scenario.characters[c]
@@ -637,18 +658,24 @@ class TaintedGrailState(State):
 
     # ------------------------------------------------------------------ conditions
     def holds(self, condition: Condition, involved: Sequence[int]) -> bool:
+        """Every part of the condition holds; an item counts if any character involved owns
+        it (one member meeting a requirement opens the choice for the group [design])."""
         if condition.day and self.day < condition.day:
             return False
         flags = self.flags
-        if any(f not in flags for f in condition.flags):
-            return False
-        if any(f in flags for f in condition.not_flags):
-            return False
-        if any(self.counters[i] < n for i, n in condition.counters):
-            return False
-        if any(self.item_owner[i] not in involved for i in condition.items):
-            return False
-        return all(e in self.quest_pile for e in condition.quests)
+        for flag in condition.flags:
+            if flag not in flags:
+                return False
+        for flag in condition.not_flags:
+            if flag in flags:
+                return False
+        for counter, least in condition.counters:
+            if self.counters[counter] < least:
+                return False
+        for item in condition.items:
+            if self.item_owner[item] not in involved:
+                return False
+        return all(event in self.quest_pile for event in condition.quests)
 
     def attribute(self, c: int, name: str) -> int:
         """Base value + equipped items' bonuses + bought improvements' bonuses."""
@@ -662,6 +689,10 @@ class TaintedGrailState(State):
         return total
 
     def _check_outcome(self) -> None:
+        """The scenario's wins, then its losses that can come at any time. Called wherever
+        what they test changes (flags, counters, items, the quest pile, the day, a fall)."""
+        if self.outcome != PLAYING:
+            return
         sc = self.game.scenario
         everyone = tuple(range(self.num_players))
         for win in sc.wins:
@@ -691,21 +722,28 @@ class TaintedGrailState(State):
         self.day += 1
         self.phase = "dawn"
         self._say(f"day {self.day}: dawn")
+        self._check_outcome()
         self._schedule(*[("dawn", s) for s in range(1, 9)], ("start_day",))
 
     def _dawn_step(self, step: int) -> None:
         self.step = step
         self._say(f"dawn step {step}: {DAWN_STEPS[step - 1]}")
-        [
-            self._remove_extinguished,
-            self._discard_out_of_range,
-            self._lower_menhir_dials,
-            self._lower_time_dials,
-            self._reveal_event,
-            self._move_guardians,
-            self._plan,
-            self._equip_step,
-        ][step - 1]()
+        if step == 1:
+            self._remove_extinguished()
+        elif step == 2:
+            self._discard_out_of_range()
+        elif step == 3:
+            self._lower_menhir_dials()
+        elif step == 4:
+            self._lower_time_dials()
+        elif step == 5:
+            self._reveal_event()
+        elif step == 6:
+            self._move_guardians()
+        elif step == 7:
+            self._plan()
+        else:
+            self._equip_step()
 
     def _remove_extinguished(self) -> None:
         """Step 1: a menhir without a dial is removed; the rest are the active menhirs. [seed]"""
@@ -744,6 +782,7 @@ class TaintedGrailState(State):
                     f"{self._name(c)} wakes in the wyrdness: +{PARAMS.wyrdness_terror} terror"
                 )
         self._check_falls(range(self.num_players))
+        self._check_outcome()
         cells = self.in_menhir_range()
         gone = []
         for p, place in enumerate(sc.locations):
@@ -821,6 +860,7 @@ class TaintedGrailState(State):
             self.today.append(e)
         lock = " (quest: to the quest pile)" if event.quest else ""
         self._say(f"event: {event.title}{lock}")
+        self._check_outcome()
         everyone = tuple(c for c in range(self.num_players) if not self.fallen[c])
         if everyone:
             self._schedule(("section", event.section, everyone, everyone[0], -1))
@@ -850,7 +890,7 @@ class TaintedGrailState(State):
         self.guardian_at[g] = target
         self._say(f"guardian die for {guardian.name}: {face}, to {sc.locations[target].name}")
         met = [c for c in range(self.num_players) if self.location_of(c) == target]
-        self._schedule(*[("encounter", g, c) for c in met])
+        self._schedule(*[("encounter", g, (c,)) for c in met])
 
     def _plan(self) -> None:
         """Step 7: the party discusses its plans; no game effect. [seed]"""
@@ -941,6 +981,7 @@ class TaintedGrailState(State):
             else:
                 self.energy[c] = max(self.energy[c], PARAMS.hungry_energy)
         self._check_falls(alive)
+        self._check_outcome()
 
     def _improvements(self, c: int) -> list[int]:
         """Improvements character c can buy with its experience (each once). [design]"""
@@ -990,7 +1031,10 @@ class TaintedGrailState(State):
         return []  # pragma: no cover
 
     def _someone_else_ready(self, c: int) -> bool:
-        return any(d != c and not self.deferred[d] and self.may_act(d) for d in self._active())
+        """`wait` is offered only if another character who has not waited yet may act."""
+        return any(
+            d != c and not self.deferred[d] and self.may_act(d) for d in range(self.num_players)
+        )
 
     def chance_ids(self) -> list[tuple[int, float]]:
         lay = self.game.layout
@@ -1118,6 +1162,7 @@ class TaintedGrailState(State):
                 section = sc.sections[pending[2]]
                 decision.update(
                     character=pending[1],
+                    section=section.id,
                     title=section.title,
                     text=section.text,
                     involved=list(pending[3]),
@@ -1129,6 +1174,7 @@ class TaintedGrailState(State):
                 decision.update(
                     character=pending[1],
                     action=KIND_NAMES[pending[2]],
+                    target=self._group_target(pending[2], pending[3]),
                     members=list(pending[4]),
                 )
             elif pending[0] not in ("event", "roll", "gdie"):
@@ -1165,6 +1211,7 @@ class TaintedGrailState(State):
             character = sc.characters[c]
             characters.append(
                 {
+                    "id": character.id,
                     "name": character.name,
                     "x": self.cell[c][0],
                     "y": self.cell[c][1],
@@ -1193,6 +1240,7 @@ class TaintedGrailState(State):
                         if owner == c
                     ],
                     "improvements": [sc.improvements[i].name for i in self.bought[c]],
+                    "improvement_ids": [sc.improvements[i].id for i in self.bought[c]],
                     "passed": self.passed[c],
                     "may_act": self.phase == "day" and self.may_act(c),
                     "fallen": self.fallen[c],
@@ -1200,7 +1248,9 @@ class TaintedGrailState(State):
             )
         return {
             "viewer": player,
+            "players": self.num_players,
             "scenario": sc.title,
+            "scenario_id": sc.id,
             "grid": [sc.width, sc.height],
             "day": self.day,
             "phase": self.phase,
@@ -1220,7 +1270,7 @@ class TaintedGrailState(State):
                 if self.menhir_dial[i] >= 0
             ],
             "guardians": [
-                {"name": g.name, "location": sc.locations[self.guardian_at[i]].id}
+                {"id": g.id, "name": g.name, "location": sc.locations[self.guardian_at[i]].id}
                 for i, g in enumerate(sc.guardians)
                 if self._guardian_location(i) >= 0
             ],
@@ -1228,7 +1278,11 @@ class TaintedGrailState(State):
             "event_deck": len(self.deck),
             "quest_pile": [sc.events[e].title for e in self.quest_pile],
             "today": [sc.events[e].title for e in self.today],
+            "quest_pile_ids": [sc.events[e].id for e in self.quest_pile],
+            "today_ids": [sc.events[e].id for e in self.today],
+            "events_discarded": len(self.discard),
             "time_dials": {sc.dials[d].name: v for d, v in enumerate(self.dial_values) if v >= 0},
+            "time_dial_ids": {sc.dials[d].id: v for d, v in enumerate(self.dial_values) if v >= 0},
             "counters": dict(zip(sc.counters, self.counters, strict=True)),
             "flags": sorted(self.flags),
             "log_size": len(self.log),
