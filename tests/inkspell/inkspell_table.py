@@ -128,9 +128,11 @@ def arrange(
     position: str | None = None,
     villains: Iterable[str] | None = None,
     advantage: Iterable[str] | None = None,
+    white_women: bool = False,
 ) -> None:
     """Give `seat` exactly these components (taken from / returned to the supply and decks).
-    Advantage cards given here count as held since before the current turn."""
+    Advantage cards given here count as held since before the current turn; `white_women`
+    puts the White Women with the seat's figure."""
     if tiles is not None:
         old = state.tiles[seat]
         new = tuple(tiles.count(k) for k in KINDS)
@@ -167,6 +169,8 @@ def arrange(
             held.append((-1, card))
         state.advantage_pool.sort()
         state.held[seat] = tuple(held)
+    if white_women:
+        state.white_women = seat
 
 
 # ---------------------------------------------------------------------- moving on

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from inkspell_table import arrange, new_game, play, public
+from rich.text import Text
 from typer.testing import CliRunner
 
 import spielwerk
@@ -53,6 +54,18 @@ def test_heuristic_converts_the_rulebook_example_the_best_way() -> None:
     )
 
 
+def test_heuristic_converts_a_big_pile_instead_of_hoarding_it() -> None:
+    """In a castle at 8 with 23 tiles the bot converts (a 4-set first): a pile of tiles counted
+    at the points it could make once looked as good as making them, and a bot sat on 40 tiles
+    for twenty rounds (heuristic, random, random, seed 20)."""
+    state = new_game(["ombra", "grenze"])
+    arrange(state, 0, tiles="MMMMMSSSSSSKKKKKKEEEE", score=8, position="hof", provisions=0)
+    arrange(state, 1, position="ombra")
+    play(state, "ombra")  # the shared reward, taken at once: 2 Mut + 1 provision
+    assert public(state)["phase"] == "exchange_convert"
+    assert choice(state) == {"type": "convert", "tiles": "MSKE"}
+
+
 def test_heuristic_keeps_staubfinger_company_in_the_nachtburg() -> None:
     """Alone in the Nachtburg means a villain card: with much to lose to a Natternkopf, and
     Staubfinger next door in Capricorns Festung, the bot calls him in."""
@@ -98,6 +111,29 @@ def test_render_shows_the_table_and_only_the_own_advantage_cards() -> None:
     assert "Meggie" not in render.render(state.view(None))
     assert game_text("inkspell").rules == render.RULES
     assert "Ombra" in render.colourise("seat 0 plays Ombra and travels there (free)")
+
+
+def test_render_shows_map_rows_track_and_the_white_women() -> None:
+    """The issue's terminal table: the map with figures, Staubfinger and the White Women (and
+    each location's reward rows and roads), the victory track with its special spaces, each
+    seat's tiles, provisions, villain cards and hand."""
+    state = new_game(["hof", "ombra"])
+    arrange(state, 0, tiles="MSK", score=33, white_women=True, villains=["basta"])
+    arrange(state, 1, score=12)
+    text = render.render(state.view(1))
+    plain = Text.from_markup(text).plain
+    lines = plain.splitlines()
+    ombra = next(line for line in lines if line.lstrip().startswith("Ombra"))
+    assert "EEE+V | MM+P" in ombra and "seat 1 (you)" in ombra
+    hof = next(line for line in lines if line.lstrip().startswith("Roxanes Hof"))
+    assert "seat 0" in hof and "White Women" in hof and "Lager" in hof
+    lager = next(line for line in lines if line.lstrip().startswith("Das geheime Lager"))
+    assert "Staubfinger" in lager
+    track = next(line for line in lines if line.startswith("Track"))
+    strip = track.split("|")[1]
+    assert len(strip) == 40 and strip[9] == "R" and strip[19] == "B" and strip[30] == "G"
+    assert strip[33] == "0" and strip[12] == "1" and strip[37] == "R"
+    assert "Mx1 Sx1 Kx1" in plain and "Basta (II, 3)" in plain and "2 provisions" in plain
 
 
 def test_cli_plays_a_bot_game_to_the_end() -> None:

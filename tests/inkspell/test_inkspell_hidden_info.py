@@ -1,7 +1,7 @@
 """Tintenblut: what each seat may know, resampling, and records.
 
-Rulebook "Die Vorteilskarten": "Wenn ein Spieler eine Vorteilskarte erhält, schaut er sie sich
-an und legt sie verdeckt vor sich ab." Rules file "Hidden information": private are which
+Seed 000, l. 138 ("Die Vorteilskarten"): "Wenn ein Spieler eine Vorteilskarte erhält, schaut er
+sie sich an und legt sie verdeckt vor sich ab." Rules file "Hidden information": private are which
 advantage cards a player holds (their number is public) and the order of the decks.
 """
 
@@ -69,8 +69,8 @@ def test_a_resample_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
 
 
 def test_a_used_card_is_matched_to_a_draw_before_that_turn() -> None:
-    """A card used in a turn was held since its start [seed]: every resample must make it one
-    drawn earlier, or the sample would not replay."""
+    """Seed 000, l. 148: a card used in a turn was held since its start: every resample must make it
+    one drawn earlier, or the sample would not replay."""
     state = _with_cards()
     settle(state)
     # Round 2: seat 0 (drew the villain card as the higher number?) plays on; seat 1 uses Farid.

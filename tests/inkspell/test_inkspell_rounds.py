@@ -1,11 +1,14 @@
 """Tintenblut: the end of a round (villain cards, the Natternkopf, the new start player), the
 White Women and the end of the game, on exact positions.
 
-Rulebook: shared/seeds/000_24e597bafe34400f.txt (German; quoted in each test's docstring).
+Rulebook: shared/seeds/000_24e597bafe34400f.txt ("Seed 000", German; each docstring cites and
+quotes its lines).
 Gaps settled in shared/rules/inkspell.md (cited by section).
 """
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from inkspell_table import (
@@ -25,23 +28,25 @@ from inkspell_table import (
     settle,
     start,
     tiles_of,
+    use,
 )
 
 import spielwerk
+from spielwerk.core.conformance import random_step
 
 RED, BLUE, YELLOW = 0, 1, 2
 
 
 # ------------------------------------------------------------------------------------ villains
 def test_rulebook_natternkopf_example() -> None:
-    """Rulebook "Beispiel für eine Natternkopf-Begegnung": "Spieler Rot hat Basta (Wert 3) und
-    den Pfeifer (Wert 3) vor sich liegen. Spieler Blau hat Mortola (Wert 4) und den Brandfuchs
-    (Wert 4) ... Spieler Gelb ... den Schlitzer (Wert 2) und den Rußvogel (Wert 2). Spieler Rot
-    hatte in der Runde die Ortskarte mit der höchsten Bösewichtzahl gespielt und muss daher die
-    oberste Bösewichtkarte ziehen. Es ist der Natternkopf (Wert 2). Somit hat er ebenso wie
-    Spieler Blau einen Gesamtwert von 8. Rot und Blau müssen nun beide jeweils die Hälfte ihres
-    Proviantes und die Hälfte ihrer Erfahrungsplättchen zum Vorrat zurücklegen. Immerhin dürfen
-    sie ihre Bösewichtkarten jetzt auf den Ablagestapel legen. Spieler Gelb ist noch einmal
+    """Seed 000, l. 226 ("Beispiel für eine Natternkopf-Begegnung"), rules l. 213-216: "Spieler Rot
+    hat Basta (Wert 3) und den Pfeifer (Wert 3) vor sich liegen. Spieler Blau hat Mortola (Wert 4)
+    und den Brandfuchs (Wert 4) ... Spieler Gelb ... den Schlitzer (Wert 2) und den Rußvogel (Wert
+    2). Spieler Rot hatte in der Runde die Ortskarte mit der höchsten Bösewichtzahl gespielt und
+    muss daher die oberste Bösewichtkarte ziehen. Es ist der Natternkopf (Wert 2). Somit hat er
+    ebenso wie Spieler Blau einen Gesamtwert von 8. Rot und Blau müssen nun beide jeweils die Hälfte
+    ihres Proviantes und die Hälfte ihrer Erfahrungsplättchen zum Vorrat zurücklegen. Immerhin
+    dürfen sie ihre Bösewichtkarten jetzt auf den Ablagestapel legen. Spieler Gelb ist noch einmal
     davongekommen." Losses are rounded up against the players, who choose the tiles."""
     state = new_game(["lager", "grenze", "muehle"])
     arrange(state, RED, tiles="MKE", provisions=3, villains=["basta", "pfeifer"])
@@ -86,8 +91,9 @@ def test_rulebook_natternkopf_example() -> None:
 
 
 def test_a_natternkopf_loss_with_no_choice_is_taken_at_once() -> None:
-    """Half of 2 tiles of one kind is 1: nothing to choose, so no decision is asked for; half of
-    1 provision is 1 (rounded up against the player)."""
+    """Seed 000, l. 213: "Bei einer ungeraden Anzahl muss der Spieler den Verlust zu seinen
+    Ungunsten aufrunden." Half of 2 tiles of one kind is 1: nothing to choose, so no decision is
+    asked for; half of 1 provision is 1 (rounded up against the player)."""
     state = new_game(["lager", "grenze"])
     arrange(state, 0, provisions=0, villains=["basta"])
     play(state, "hof")  # free; solo at Roxanes Hof: 2 Ehre + 1 provision, taken at once
@@ -100,11 +106,11 @@ def test_a_natternkopf_loss_with_no_choice_is_taken_at_once() -> None:
 
 
 def test_the_highest_last_played_card_draws_and_a_passers_old_card_counts() -> None:
-    """Rulebook: "Der Spieler mit der höchsten Zahl auf seiner zuletzt ausgespielten Ortskarte
-    zieht die oberste Karte vom Stapel der Bösewichtkarten und legt sie offen vor sich aus."
-    "Für die Ermittlung des Spielers, der die Bösewichtkarte aufnehmen muss, zählt dann die
-    oben liegende Ortskarte aus seiner vorherigen Runde." Numbers [design]: seat 0 Roxanes Hof
-    11; seat 1 Mäusemühle 7, Gasthaus an der Grenze 2, Das geheime Lager 13."""
+    """Seed 000, l. 211 and 206: "Der Spieler mit der höchsten Zahl auf seiner zuletzt ausgespielten
+    Ortskarte zieht die oberste Karte vom Stapel der Bösewichtkarten und legt sie offen vor sich
+    aus." "Für die Ermittlung des Spielers, der die Bösewichtkarte aufnehmen muss, zählt dann die
+    oben liegende Ortskarte aus seiner vorherigen Runde." Numbers [design]: seat 0 Roxanes Hof 11;
+    seat 1 Mäusemühle 7, Gasthaus an der Grenze 2, Das geheime Lager 13."""
     state = new_game(["grenze", "festung"])
     play(state, "hof")
     settle(state)
@@ -125,8 +131,9 @@ def test_the_highest_last_played_card_draws_and_a_passers_old_card_counts() -> N
 
 
 def test_nobody_draws_when_nobody_has_played() -> None:
-    """Rules file: "if all count 0 (everyone passed in round 1), nobody draws and the start
-    marker stays"."""
+    """Seed 000, l. 210-211 leave open who draws when nobody has played a card; rules file "End of a
+    round" [design]: "if all count 0 (everyone passed in round 1), nobody draws and the start marker
+    stays"."""
     state = new_game(["grenze", "hof", "muehle"])
     for _ in range(3):
         pass_turn(state)
@@ -136,9 +143,9 @@ def test_nobody_draws_when_nobody_has_played() -> None:
 
 
 def test_the_drawer_chooses_to_start_or_to_be_last() -> None:
-    """Rulebook "Neuer Startspieler": "Der Spieler, der am Ende der Runde die Bösewichtkarte
-    nehmen musste, bestimmt, ob er in der nächsten Runde anfangen oder letzter Spieler sein
-    möchte. Das Startspielerzeichen erhält also entweder er selbst oder sein linker
+    """Seed 000, l. 232-234 ("Neuer Startspieler"): "Der Spieler, der am Ende der Runde die
+    Bösewichtkarte nehmen musste, bestimmt, ob er in der nächsten Runde anfangen oder letzter
+    Spieler sein möchte. Das Startspielerzeichen erhält also entweder er selbst oder sein linker
     Nachbar." """
     state = new_game(["grenze", "hof", "muehle"])
     pass_turn(state)
@@ -162,8 +169,8 @@ def test_the_drawer_chooses_to_start_or_to_be_last() -> None:
 
 
 def test_an_empty_villain_deck_is_rebuilt_without_the_tier_one_cards() -> None:
-    """Rulebook: "Sollte der Stapel mit den Bösewichtkarten aufgebraucht sein, werden die Karten
-    mit der I auf der Rückseite aus dem Ablagestapel entfernt und in die Schachtel
+    """Seed 000, l. 218: "Sollte der Stapel mit den Bösewichtkarten aufgebraucht sein, werden die
+    Karten mit der I auf der Rückseite aus dem Ablagestapel entfernt und in die Schachtel
     zurückgelegt. Die Bösewichtkarten mit II und III werden zusammengemischt und als neuer
     Bösewichtkartenstapel bereitgelegt." """
     state = new_game(["grenze", "hof"])
@@ -196,11 +203,11 @@ def test_an_empty_villain_deck_is_rebuilt_without_the_tier_one_cards() -> None:
 
 # ------------------------------------------------------------------------------------ White Women
 def test_the_white_women_go_to_the_first_player_to_reach_green() -> None:
-    """Rulebook "Die Weißen Frauen": "Sobald ein Spieler mit seinem Siegpunktstein das grüne
-    Sonderfeld auf der Siegpunktleiste erreicht oder überquert, wird er von den Weißen Frauen
-    gerufen." "Überholt ein anderer Spieler ... den Spieler mit den Weißen Frauen, wechseln
-    diese sofort zur Spielfigur dieses Spielers. Es reicht nicht aus, wenn der Spieler den
-    anderen nur einholt." """
+    """Seed 000, l. 240 and 248 ("Die Weißen Frauen"): "Sobald ein Spieler mit seinem Siegpunktstein
+    das grüne Sonderfeld auf der Siegpunktleiste erreicht oder überquert, wird er von den Weißen
+    Frauen gerufen." "Überholt ein anderer Spieler ... den Spieler mit den Weißen Frauen, wechseln
+    diese sofort zur Spielfigur dieses Spielers. Es reicht nicht aus, wenn der Spieler den anderen
+    nur einholt." """
     state = new_game(["muehle", "hof"])
     arrange(state, 0, tiles="MSKE", score=26, provisions=5)
     arrange(state, 1, tiles="MSMS", score=29, provisions=5)
@@ -217,7 +224,7 @@ def test_the_white_women_go_to_the_first_player_to_reach_green() -> None:
 
 
 def test_overtaking_takes_the_white_women_but_drawing_level_does_not() -> None:
-    """Rulebook: "Überholt ein anderer Spieler ... wechseln diese sofort ... Es reicht nicht
+    """Seed 000, l. 248: "Überholt ein anderer Spieler ... wechseln diese sofort ... Es reicht nicht
     aus, wenn der Spieler den anderen nur einholt." """
     state = new_game(["ombra", "festung"])
     arrange(state, 0, score=32)
@@ -234,12 +241,13 @@ def test_overtaking_takes_the_white_women_but_drawing_level_does_not() -> None:
 
 
 def test_the_white_women_holder_takes_one_entry_and_counts_as_one_figure() -> None:
-    """Rulebook: "muss sich für eine der beiden Belohnungen entscheiden. Gibt es an dem Ort nur
-    eine Belohnung, darf er diese nehmen." "Für die Feststellung, welche Zeile gilt, zählen die
-    Weißen Frauen zusammen mit einer Spielfigur als eine Figur." """
+    """Seed 000, l. 244-246: "muss sich für eine der beiden Belohnungen entscheiden. Gibt es an
+    dem Ort nur eine Belohnung, darf er diese nehmen." "Für die Feststellung, welche Zeile gilt,
+    zählen die Weißen Frauen zusammen mit einer Spielfigur als eine Figur. Damit die zweite
+    Zeile gilt, muss also noch eine andere Spielerfigur oder Staubfinger anwesend sein." """
+    # Alone in Ombra with the White Women: still the upper row, and one entry of it.
     state = new_game(["hof", "muehle"])
-    state.white_women = 0
-    arrange(state, 0, score=31)
+    arrange(state, 0, score=31, white_women=True)
     play(state, "ombra")
     assert legal_of_type(state, "reward") == [
         {"type": "reward", "row": "solo", "take": "first"},
@@ -248,15 +256,38 @@ def test_the_white_women_holder_takes_one_entry_and_counts_as_one_figure() -> No
     reward(state, "solo", "first")  # 3 Ehre, no advantage card
     assert tiles_of(state, 0) == "EEE"
     assert public(state)["advantage_deck"] == 27
-    settle(state)
-    play(state, "festung")  # seat 1
-    settle(state)
-    pass_turn(state) if public(state)["to_move"] == 1 else None
-    settle(state)
-    # Only one entry in the border inn's solo row (3 provisions): that one.
-    if public(state)["to_move"] == 0:
-        play(state, "grenze")
-        assert legal_of_type(state, "reward") == [{"type": "reward", "row": "solo", "take": "all"}]
+    # With another figure there: one entry of the lower row.
+    state = new_game(["hof", "ombra"])
+    arrange(state, 0, score=31, white_women=True)
+    play(state, "ombra")
+    reward(state, "shared", "second")  # Ombra's lower row: 2 Mut or 1 provision
+    assert tiles_of(state, 0) == ""
+    assert public(state)["provisions"][0] == 2 + 1  # Roxanes Hof is next to Ombra: free
+    # A row with a single reward: that one. Gasthaus an der Grenze alone: 3 provisions.
+    state = new_game(["hof", "muehle"])
+    arrange(state, 0, score=31, white_women=True)
+    play(state, "grenze")
+    assert legal_of_type(state, "reward") == [{"type": "reward", "row": "solo", "take": "all"}]
+    reward(state, "solo")
+    assert public(state)["provisions"][0] == 2 + 3
+
+
+def test_the_white_women_stay_with_the_leader() -> None:
+    """Seed 000, l. 240-248: the first to reach green takes them; whoever then overtakes their
+    holder takes them over at once. So the holder always stands furthest ahead (ties: the
+    earlier one), checked along random games."""
+    game = spielwerk.load("inkspell")
+    for seed in range(20):
+        state = game.new_state(3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            holder = public(state)["white_women"]
+            scores = public(state)["scores"]
+            if holder is None:
+                assert max(scores) < 30
+            else:
+                assert scores[holder] == max(scores)
+            random_step(state, rng)
 
 
 # ------------------------------------------------------------------------------------ the end
@@ -273,10 +304,10 @@ def _trigger_end(players: int = 2) -> spielwerk.State:
 
 
 def test_reaching_the_last_red_space_starts_the_final_phase() -> None:
-    """Rulebook "Spielende": "Sobald ein Spieler das letzte Sonderfeld (die zweite rote Burg)
-    auf der Siegpunktleiste erreicht oder überquert, beginnt die Endphase des Spiels. Die
-    laufende Runde wird zu Ende gespielt und danach gibt es noch eine vollständige Spielrunde
-    als Schlussrunde." Rules file: the end-of-round draw also happens after the final round."""
+    """Seed 000, l. 256 ("Spielende"): "Sobald ein Spieler das letzte Sonderfeld (die zweite rote
+    Burg) auf der Siegpunktleiste erreicht oder überquert, beginnt die Endphase des Spiels. Die
+    laufende Runde wird zu Ende gespielt und danach gibt es noch eine vollständige Spielrunde als
+    Schlussrunde." Rules file: the end-of-round draw also happens after the final round."""
     state = _trigger_end()
     assert public(state)["end_triggered"] and not public(state)["final_round"]
     settle(state)
@@ -291,8 +322,28 @@ def test_reaching_the_last_red_space_starts_the_final_phase() -> None:
     assert state.is_terminal()
 
 
+def test_used_advantage_cards_score_nothing_at_the_end() -> None:
+    """Seed 000, l. 140 and 150: "Wird eine Vorteilskarte während des Spiels nicht eingesetzt,
+    bringt sie am Ende 1 Siegpunkt." "Eingesetzte Vorteilskarten sind aus dem Spiel." Seat 0
+    holds Meggie and Die Nessel; it uses Die Nessel in the final round: Meggie and the Resa drawn
+    in Ombra score, 3 + 3."""
+    state = _trigger_end()
+    settle(state)
+    pass_turn(state)
+    settle(state)  # round 2, the final round
+    play(state, "tintenwelt", to="ombra")
+    use(state, "nessel")
+    settle(state)
+    pass_turn(state)
+    draw_villain(state, "gecko")
+    assert state.is_terminal()
+    assert state.result()["advantage_points"] == [3 + 3, 0]
+    assert public(state)["revealed_advantage"] == [["meggie", "resa"], []]
+    assert "nessel" in public(state)["advantage_used"]
+
+
 def test_final_scoring_adds_unused_advantage_cards_without_special_space_limits() -> None:
-    """Rulebook: "Nach der Schlussrunde decken alle Spieler ihre nicht eingesetzten
+    """Seed 000, l. 260-266: "Nach der Schlussrunde decken alle Spieler ihre nicht eingesetzten
     Vorteilskarten auf ... Die Vorteilskarten Meggie, Mo und Resa bringen je 3 Punkte. Alle
     anderen Vorteilskarten bringen jeweils 1 Punkt. Jetzt dürfen die farbigen Sonderfelder auch
     dann betreten werden, wenn sich die Spielfiguren nicht an den farblich zugehörigen Orten
@@ -314,9 +365,9 @@ def test_final_scoring_adds_unused_advantage_cards_without_special_space_limits(
 
 
 def test_equal_scores_are_broken_by_tiles_and_provisions_then_shared() -> None:
-    """Rulebook: "Stehen mehrere Siegpunktsteine auf demselben Feld, gewinnt der Spieler, der
-    noch mehr Erfahrungsplättchen und Proviant besitzt. Gibt es auch hierbei einen
-    Gleichstand, dann gibt es mehrere Gewinner." """
+    """Seed 000, l. 268: "Stehen mehrere Siegpunktsteine auf demselben Feld, gewinnt der Spieler,
+    der noch mehr Erfahrungsplättchen und Proviant besitzt. Gibt es auch hierbei einen Gleichstand,
+    dann gibt es mehrere Gewinner." """
     state = _trigger_end()
     settle(state)
     pass_turn(state)
@@ -343,7 +394,8 @@ def test_equal_scores_are_broken_by_tiles_and_provisions_then_shared() -> None:
 
 
 def test_the_round_limit_ends_an_endless_game() -> None:
-    """Rules file / option max_rounds [design]: against endless passing, the game ends after
+    """Seed 000 sets no limit on rounds (l. 256 ends the game only by the track); the option
+    max_rounds [design] is a safety bound against endless passing, the game ends after
     that many rounds, scored as usual."""
     state = new_game(["grenze", "hof"], max_rounds=2)
     for _ in range(4):
@@ -354,8 +406,8 @@ def test_the_round_limit_ends_an_endless_game() -> None:
 
 
 def test_villain_tiers_come_in_order_one_two_three() -> None:
-    """Rulebook "Spielvorbereitung": "ganz unten liegen die Karten mit der III, darauf die
-    Karten mit der II und zuoberst die Karten mit der I." """
+    """Seed 000, l. 78-80 ("Spielvorbereitung"): "ganz unten liegen die Karten mit der III, darauf
+    die Karten mit der II und zuoberst die Karten mit der I." """
     state = new_game(["grenze", "hof"])
     tier_one = ["schlitzer", "russvogel", "gecko", "natternkopf-I1", "natternkopf-I2"]
     arrange(state, 1, villains=tier_one)
@@ -375,8 +427,8 @@ def test_villain_tiers_come_in_order_one_two_three() -> None:
 
 
 def test_a_natternkopf_in_the_nachtburg_strikes_at_once_and_the_turn_goes_on() -> None:
-    """Rulebook "Alleine in der Nachtburg": "Falls eine Karte "Der Natternkopf" gezogen wird,
-    wird sofort ermittelt, welcher Spieler von den Auswirkungen betroffen ist ... Auf diese
+    """Seed 000, l. 163 ("Alleine in der Nachtburg"): "Falls eine Karte "Der Natternkopf" gezogen
+    wird, wird sofort ermittelt, welcher Spieler von den Auswirkungen betroffen ist ... Auf diese
     Weise kann es in einer Runde zweimal zu Begegnungen mit dem Natternkopf kommen." """
     state = new_game(["grenze", "hof"])
     arrange(state, 0, provisions=5, villains=["basta"])
@@ -402,8 +454,8 @@ def test_a_natternkopf_in_the_nachtburg_strikes_at_once_and_the_turn_goes_on() -
 
 
 def test_the_advantage_deck_holds_the_27_cards() -> None:
-    """Rulebook "Spielmaterial": "27 Vorteilskarten"; rules file: Meggie, Mo, Resa 2 each, Die
-    Nessel, Schleierkauz, Der Speckfürst, Der Schwarze Prinz, Farid 3 each, Roxane, Orpheus,
+    """Seed 000, l. 27 ("Spielmaterial"): "27 Vorteilskarten"; rules file: Meggie, Mo, Resa 2 each,
+    Die Nessel, Schleierkauz, Der Speckfürst, Der Schwarze Prinz, Farid 3 each, Roxane, Orpheus,
     Fenoglio 2 each."""
     state = new_game(["hof", "grenze"])
     play(state, "ombra")

@@ -1,6 +1,7 @@
 """Tintenblut: set-up, location cards, journeys, Staubfinger and rewards, on exact positions.
 
-Rulebook: shared/seeds/000_24e597bafe34400f.txt (German; quoted in each test's docstring).
+Rulebook: shared/seeds/000_24e597bafe34400f.txt ("Seed 000", German; each docstring cites and
+quotes its lines).
 Gaps settled in shared/rules/inkspell.md (cited by section).
 """
 
@@ -24,19 +25,36 @@ from inkspell_table import (
 )
 
 import spielwerk
+from spielwerk.games.inkspell.params import PARAMS
 from spielwerk.games.inkspell.state import InkspellState, journey_cost
 
-from inkspell_table import location  # isort: skip
+from inkspell_table import LOCATIONS, location  # isort: skip
+
+ROADS = [
+    ("grenze", "nachtburg"),
+    ("grenze", "hof"),
+    ("hof", "ombra"),
+    ("hof", "lager"),
+    ("ombra", "spielleute"),
+    ("ombra", "siechenhaus"),
+    ("spielleute", "lager"),
+    ("lager", "festung"),
+    ("festung", "nachtburg"),
+    ("festung", "muehle"),
+    ("nachtburg", "siechenhaus"),
+    ("siechenhaus", "muehle"),
+]
+"""The roads of shared/rules/inkspell.md, "Map", copied here to check the data file against."""
 
 
 # ------------------------------------------------------------------------------------ set-up
 def test_setup_turns_up_cards_until_a_free_location() -> None:
-    """Rulebook "Spielvorbereitung": "Er mischt seine Ortskarten und deckt seine oberste Karte
-    auf. Auf diesen Ort stellt er seine Spielfigur. ... Sollte die Karte "Die Tintenwelt" oder
-    ein Ort aufgedeckt werden, auf dem schon die Figur eines anderen Spielers steht, wird die
-    nächste Karte aufgedeckt usw. Zu Staubfinger im geheimen Lager darf eine Spielfigur jedoch
-    gestellt werden. Haben alle Spieler ihre Figuren auf den Plan gestellt, nehmen sie alle
-    ihre Karten wieder zurück auf die Hand." """
+    """Seed 000, l. 77 and 86 ("Spielvorbereitung"): "Er mischt seine Ortskarten und deckt seine
+    oberste Karte auf. Auf diesen Ort stellt er seine Spielfigur. ... Sollte die Karte "Die
+    Tintenwelt" oder ein Ort aufgedeckt werden, auf dem schon die Figur eines anderen Spielers
+    steht, wird die nächste Karte aufgedeckt usw. Zu Staubfinger im geheimen Lager darf eine
+    Spielfigur jedoch gestellt werden. Haben alle Spieler ihre Figuren auf den Plan gestellt, nehmen
+    sie alle ihre Karten wieder zurück auf die Hand." """
     state = spielwerk.load("inkspell").new_state(3, seed=0)
     assert isinstance(state, InkspellState)
     outcomes = state.chance_outcomes()
@@ -67,7 +85,7 @@ def test_setup_turns_up_cards_until_a_free_location() -> None:
 
 # ------------------------------------------------------------------------------------ journeys
 def test_rulebook_journey_from_the_border_inn_to_the_mouse_mill_costs_two() -> None:
-    """Rulebook: "Der Spieler will vom "Gasthaus an der Grenze" zur "Mäusemühle" reisen. Die
+    """Seed 000, l. 114: "Der Spieler will vom "Gasthaus an der Grenze" zur "Mäusemühle" reisen. Die
     erste Strecke - bis zur Nachtburg - ist kostenlos. Für den Abschnitt von der Nachtburg bis
     zur Mäusemühle muss der Spieler 2 Proviant abgeben." """
     assert journey_cost(location("grenze"), location("muehle")) == 2
@@ -81,7 +99,7 @@ def test_rulebook_journey_from_the_border_inn_to_the_mouse_mill_costs_two() -> N
 
 
 def test_the_first_location_is_free_and_every_further_one_costs_one() -> None:
-    """Rulebook: "Für den ersten Ort auf seiner Reiseroute benötigt der Spieler keinen
+    """Seed 000, l. 112: "Für den ersten Ort auf seiner Reiseroute benötigt der Spieler keinen
     Proviant. Für jeden weiteren Ort muss er 1 Proviant abgeben." """
     state = new_game(["grenze", "muehle"])
     assert journey_cost(location("grenze"), location("nachtburg")) == 0
@@ -93,10 +111,10 @@ def test_the_first_location_is_free_and_every_further_one_costs_one() -> None:
 
 
 def test_a_card_is_playable_only_with_enough_provisions_paid_before_moving() -> None:
-    """Rulebook: "Hat der Spieler nicht genug Proviant für die ganze Strecke, darf er die
-    Ortskarte nicht spielen." "Der Proviant für die Reise muss vor der Bewegung abgegeben
-    werden. Es ist nicht erlaubt, die Kosten mit Proviantchips zu verrechnen, die der Spieler
-    erst am Zielort erhält." """
+    """Seed 000, l. 120-121: "Hat der Spieler nicht genug Proviant für die ganze Strecke, darf er
+    die Ortskarte nicht spielen." "Der Proviant für die Reise muss vor der Bewegung abgegeben
+    werden. Es ist nicht erlaubt, die Kosten mit Proviantchips zu verrechnen, die der Spieler erst
+    am Zielort erhält." """
     state = new_game(["grenze", "hof"])
     arrange(state, 0, provisions=1)
     plays = {a["card"] for a in legal_of_type(state, "play") if a["card"] != "tintenwelt"}
@@ -108,7 +126,7 @@ def test_a_card_is_playable_only_with_enough_provisions_paid_before_moving() -> 
 
 
 def test_die_tintenwelt_goes_anywhere_for_the_journey_cost() -> None:
-    """Rulebook: "Mit seiner Ortskarte "Die Tintenwelt" darf der Spieler auf ein beliebiges
+    """Seed 000, l. 118: "Mit seiner Ortskarte "Die Tintenwelt" darf der Spieler auf ein beliebiges
     Ortsfeld ziehen. Den erforderlichen Proviant für die zurückzulegende Strecke muss er aber
     dennoch abgeben." """
     state = new_game(["grenze", "hof"])
@@ -126,7 +144,7 @@ def test_die_tintenwelt_goes_anywhere_for_the_journey_cost() -> None:
 
 
 def test_played_cards_come_back_only_when_the_hand_is_empty() -> None:
-    """Rulebook: "Eine ausgespielte Ortskarte steht dem Spieler in den nächsten Runden nicht
+    """Seed 000, l. 111: "Eine ausgespielte Ortskarte steht dem Spieler in den nächsten Runden nicht
     mehr zur Verfügung. Erst wenn er alle seine Ortskarten ausgespielt hat, darf er sie zu
     Beginn seines nächsten Zuges wieder auf die Hand nehmen." """
     state = new_game(["grenze", "hof"])
@@ -160,9 +178,9 @@ def test_played_cards_come_back_only_when_the_hand_is_empty() -> None:
 
 
 def test_passing_ends_the_turn_and_returns_the_cards_at_the_end_of_the_round() -> None:
-    """Rulebook "Passen und alle Ortskarten wieder aufnehmen": "Ein Spieler darf als einzige
-    Aktion in seinem Spielzug passen. Sein Zug ist damit sofort beendet. Am Ende der Runde darf
-    er alle seine bereits ausgespielten Ortskarten wieder auf die Hand nehmen." """
+    """Seed 000, l. 205 ("Passen und alle Ortskarten wieder aufnehmen"): "Ein Spieler darf als
+    einzige Aktion in seinem Spielzug passen. Sein Zug ist damit sofort beendet. Am Ende der Runde
+    darf er alle seine bereits ausgespielten Ortskarten wieder auf die Hand nehmen." """
     state = new_game(["grenze", "muehle"])
     play(state, "hof")
     settle(state)
@@ -181,8 +199,8 @@ def test_passing_ends_the_turn_and_returns_the_cards_at_the_end_of_the_round() -
 
 # ------------------------------------------------------------------------------------ rewards
 def test_ombra_alone_and_with_company() -> None:
-    """Rulebook "Belohnung erhalten": "In Ombra erhält ein Spieler, der dort alleine ist, 3
-    Erfahrungsplättchen "Ehre" aus dem Vorrat und 1 Vorteilskarte vom Stapel. Befindet sich
+    """Seed 000, l. 130-132 ("Belohnung erhalten"): "In Ombra erhält ein Spieler, der dort alleine
+    ist, 3 Erfahrungsplättchen "Ehre" aus dem Vorrat und 1 Vorteilskarte vom Stapel. Befindet sich
     dort noch eine andere Spielfigur, erhält der Spieler 2 Erfahrungsplättchen "Mut" und 1
     Proviantchip aus dem Vorrat." """
     state = new_game(["hof", "grenze"])
@@ -202,7 +220,7 @@ def test_ombra_alone_and_with_company() -> None:
 
 
 def test_staubfinger_counts_as_company() -> None:
-    """Rulebook: "Die untere Zeile mit zwei Figuren gilt, wenn sich zwei oder mehr Figuren
+    """Seed 000, l. 126: "Die untere Zeile mit zwei Figuren gilt, wenn sich zwei oder mehr Figuren
     (andere Spieler und/oder Staubfinger) dort aufhalten." Staubfinger starts at the camp."""
     state = new_game(["hof", "grenze"])
     arrange(state, 0, provisions=0)
@@ -213,9 +231,9 @@ def test_staubfinger_counts_as_company() -> None:
 
 
 def test_moving_staubfinger_costs_one_provision_per_step_from_the_first() -> None:
-    """Rulebook "Staubfinger bewegen": "Gegen Abgabe von Proviant darf der Spieler zusätzlich
-    Staubfinger bewegen ... für jeden Ort, den Staubfinger weiterzieht, 1 Proviant abgeben -
-    also auch schon für den ersten Ort." """
+    """Seed 000, l. 156-157 ("Staubfinger bewegen"): "Gegen Abgabe von Proviant darf der Spieler
+    zusätzlich Staubfinger bewegen ... für jeden Ort, den Staubfinger weiterzieht, 1 Proviant
+    abgeben - also auch schon für den ersten Ort." """
     state = new_game(["grenze", "muehle"])
     arrange(state, 0, provisions=2)
     play(state, "hof")  # free (neighbour), Staubfinger at the camp next door
@@ -234,7 +252,7 @@ def test_moving_staubfinger_costs_one_provision_per_step_from_the_first() -> Non
 
 
 def test_only_staubfinger_uses_the_secret_path() -> None:
-    """Rulebook: "Staubfinger darf als einzige Figur den geheimen Pfad zwischen den beiden
+    """Seed 000, l. 158: "Staubfinger darf als einzige Figur den geheimen Pfad zwischen den beiden
     Gasthäusern nutzen, wenn der Spieler dafür 1 Proviant abgibt." """
     state = new_game(["hof", "muehle"])
     arrange(state, 0, provisions=3)
@@ -255,8 +273,8 @@ def test_only_staubfinger_uses_the_secret_path() -> None:
 
 
 def test_limited_supply_pays_a_reward_only_as_far_as_it_goes() -> None:
-    """Rules file "Supply (limited)": "a reward the supply cannot cover is paid only as far as
-    it goes." """
+    """Seed 000, l. 51-71 and 76: a limited supply; rules file "Supply (limited)" [design]: "a
+    reward the supply cannot cover is paid only as far as it goes." """
     state = new_game(["hof", "grenze"])
     arrange(state, 1, tiles="E" * 17)
     arrange(state, 0, provisions=0)
@@ -266,10 +284,61 @@ def test_limited_supply_pays_a_reward_only_as_far_as_it_goes() -> None:
 
 
 def test_the_figure_counts_as_one_and_legal_actions_stay_exact() -> None:
-    """Every legal action applies; an action that is not offered is refused."""
+    """Seed 000, l. 110: the turn begins with a location card (or a pass, l. 106): every action
+    offered applies, and one that is not offered is refused."""
     state = new_game(["hof", "grenze"])
     for action in legal(state):
         copy = state.clone()
         copy.apply(action)
     with pytest.raises(spielwerk.IllegalAction):
         state.apply({"type": "end_turn"})
+
+
+def test_journey_costs_are_the_shortest_roads_less_one() -> None:
+    """Seed 000, l. 112: "Für den ersten Ort auf seiner Reiseroute benötigt der Spieler keinen
+    Proviant. Für jeden weiteren Ort muss er 1 Proviant abgeben." Every pair of locations,
+    against a breadth-first search over the data file's roads (the secret path is
+    Staubfinger's alone, l. 158)."""
+    roads = {(a, b) for a, b in ROADS} | {(b, a) for a, b in ROADS}
+    for start in LOCATIONS:
+        steps = {start: 0}
+        frontier = [start]
+        while frontier:
+            here = frontier.pop(0)
+            for a, b in roads:
+                if a == here and b not in steps:
+                    steps[b] = steps[here] + 1
+                    frontier.append(b)
+        for target in LOCATIONS:
+            expected = max(0, steps[target] - 1)
+            assert journey_cost(location(start), location(target)) == expected, (start, target)
+
+
+def test_playing_the_card_of_the_current_location_stays_and_is_free() -> None:
+    """Rules file "A turn" 3 [design]: "Playing the card of the current location is allowed
+    (distance 0, cost 0)"; the reward is taken there again."""
+    state = new_game(["hof", "grenze"])
+    arrange(state, 0, provisions=0)
+    assert {"type": "play", "card": "hof"} in legal(state)
+    play(state, "hof")  # alone at Roxanes Hof: 2 Ehre + 1 provision, taken at once
+    assert public(state)["positions"][0] == "hof"
+    assert tiles_of(state, 0) == "EE"
+    assert public(state)["provisions"][0] == 1
+
+
+def test_an_empty_advantage_deck_gives_no_card() -> None:
+    """Rules file "Map" [design]: "An empty advantage deck gives no card." Ombra alone: 3 Ehre
+    and an advantage card (seed 000, l. 130); with the deck used up only the tiles."""
+    state = new_game(["hof", "grenze"])
+    everything = [
+        key
+        for key, count in zip(PARAMS.advantage_keys, PARAMS.advantage_counts, strict=True)
+        for _ in range(count)
+    ]
+    arrange(state, 1, advantage=everything)
+    arrange(state, 0, provisions=0)
+    assert public(state)["advantage_deck"] == 0
+    play(state, "ombra")
+    assert tiles_of(state, 0) == "EEE"
+    assert public(state)["phase"] == "exchange_convert"  # no draw: straight on to the exchange
+    assert public(state)["advantage_counts"] == [0, 27]

@@ -1,7 +1,8 @@
 """Tintenblut: advantage cards, the Nachtburg, the castle exchange, conversions and the special
 spaces of the victory track, on exact positions.
 
-Rulebook: shared/seeds/000_24e597bafe34400f.txt (German; quoted in each test's docstring).
+Rulebook: shared/seeds/000_24e597bafe34400f.txt ("Seed 000", German; each docstring cites and
+quotes its lines).
 Gaps settled in shared/rules/inkspell.md (cited by section).
 """
 
@@ -36,8 +37,8 @@ def advantage_actions(state: spielwerk.State) -> list[dict[str, object]]:
 
 # ------------------------------------------------------------------------------------ advantage
 def test_only_one_advantage_card_per_turn() -> None:
-    """Rulebook "Eine Vorteilskarte einsetzen": "Ein Spieler darf in seinem Spielzug nur eine
-    Vorteilskarte einsetzen, auch wenn er mehrere besitzt." """
+    """Seed 000, l. 147 ("Eine Vorteilskarte einsetzen"), l. 150: "Ein Spieler darf in seinem
+    Spielzug nur eine Vorteilskarte einsetzen, auch wenn er mehrere besitzt." """
     state = new_game(["hof", "muehle"])
     arrange(state, 0, advantage=["nessel", "fenoglio"])
     play(state, "grenze")
@@ -50,7 +51,7 @@ def test_only_one_advantage_card_per_turn() -> None:
 
 
 def test_a_card_drawn_this_turn_waits_for_the_next_turn() -> None:
-    """Rulebook: "Diese Vorteilskarte muss er bereits zu Beginn seines Zuges auf der Hand
+    """Seed 000, l. 148: "Diese Vorteilskarte muss er bereits zu Beginn seines Zuges auf der Hand
     haben. Eine Vorteilskarte, die er erst am Zielort bekommt, darf er erst in der nächsten
     Runde spielen." """
     state = new_game(["hof", "muehle"])
@@ -69,7 +70,7 @@ def test_a_card_drawn_this_turn_waits_for_the_next_turn() -> None:
 
 
 def test_der_schwarze_prinz_is_played_before_moving_and_makes_the_journey_free() -> None:
-    """Rulebook: "Die Vorteilskarte setzt der Spieler nach seiner Bewegung ein ... Ausnahme:
+    """Seed 000, l. 149: "Die Vorteilskarte setzt der Spieler nach seiner Bewegung ein ... Ausnahme:
     Die Vorteilskarte "Der Schwarze Prinz" wird vor der Bewegung ausgespielt." Rules file:
     "this turn's journey costs no provisions"."""
     state = new_game(["grenze", "hof"])
@@ -94,8 +95,8 @@ def test_der_schwarze_prinz_is_not_offered_after_moving() -> None:
 
 
 def test_meggie_mo_and_resa_cannot_be_used() -> None:
-    """Rulebook: "Einige Vorteilskarten bringen während des Spiels keinen Vorteil. Sie sind am
-    Ende jedoch 3 Siegpunkte wert." """
+    """Seed 000, l. 141: "Einige Vorteilskarten bringen während des Spiels keinen Vorteil. Sie sind
+    am Ende jedoch 3 Siegpunkte wert." """
     state = new_game(["grenze", "hof"])
     arrange(state, 0, advantage=["meggie", "mo", "resa"])
     assert advantage_actions(state) == []
@@ -104,7 +105,8 @@ def test_meggie_mo_and_resa_cannot_be_used() -> None:
 
 
 def test_schleierkauz_gives_a_provision_and_a_tile_of_choice() -> None:
-    """Rules file: Schleierkauz "take 1 provision and 1 experience tile of your choice"."""
+    """Seed 000, l. 121 and 139 name Schleierkauz; its effect is the rules file's [design]:
+    "take 1 provision and 1 experience tile of your choice"."""
     state = new_game(["grenze", "hof"])
     arrange(state, 0, advantage=["schleierkauz"])
     play(state, "nachtburg")
@@ -115,7 +117,8 @@ def test_schleierkauz_gives_a_provision_and_a_tile_of_choice() -> None:
 
 
 def test_fenoglio_gives_two_tiles_of_two_kinds() -> None:
-    """Rules file: Fenoglio "take 2 experience tiles of two different kinds"."""
+    """Seed 000, l. 139: a one-time advantage; rules file [design]: Fenoglio "take 2 experience
+    tiles of two different kinds"."""
     state = new_game(["grenze", "hof"])
     arrange(state, 0, advantage=["fenoglio"])
     play(state, "nachtburg")
@@ -127,8 +130,8 @@ def test_fenoglio_gives_two_tiles_of_two_kinds() -> None:
 
 
 def test_farid_moves_staubfinger_anywhere_for_free() -> None:
-    """Rules file: Farid "move Staubfinger to any location for free"; Staubfinger is company,
-    so the lower reward row applies."""
+    """Seed 000, l. 139: a one-time advantage; rules file [design]: Farid "move Staubfinger to any
+    location for free"; Staubfinger is company, so the lower reward row applies."""
     state = new_game(["grenze", "hof"])
     arrange(state, 0, advantage=["farid"])
     play(state, "muehle")
@@ -144,7 +147,8 @@ def test_farid_moves_staubfinger_anywhere_for_free() -> None:
 
 
 def test_roxane_chooses_the_reward_row() -> None:
-    """Rules file: Roxane "choose which reward row (solo or shared) you receive this turn"."""
+    """Seed 000, l. 139: a one-time advantage; rules file [design]: Roxane "choose which reward row
+    (solo or shared) you receive this turn"."""
     state = new_game(["grenze", "ombra"])
     arrange(state, 0, provisions=3, advantage=["roxane"])
     play(state, "ombra")  # seat 1 is there: the shared row
@@ -157,8 +161,8 @@ def test_roxane_chooses_the_reward_row() -> None:
 
 
 def test_orpheus_discards_one_of_your_villain_cards() -> None:
-    """Rules file: Orpheus "put one villain card lying in front of you on the villain discard
-    pile"."""
+    """Seed 000, l. 139: a one-time advantage; rules file [design]: Orpheus "put one villain card
+    lying in front of you on the villain discard pile"."""
     state = new_game(["grenze", "hof"])
     arrange(state, 0, villains=["basta", "mortola"], advantage=["orpheus"])
     play(state, "muehle")
@@ -169,7 +173,7 @@ def test_orpheus_discards_one_of_your_villain_cards() -> None:
 
 
 def test_speckfuerst_allows_the_exchange_anywhere_and_one_to_one_in_a_castle() -> None:
-    """Rulebook: "Die Vorteilskarte "Der Speckfürst" ermöglicht einen 2:1-Tausch auch an
+    """Seed 000, l. 173: "Die Vorteilskarte "Der Speckfürst" ermöglicht einen 2:1-Tausch auch an
     anderen Orten und in einer Burg darf damit sogar 1:1 getauscht werden." """
     state = new_game(["grenze", "muehle"])
     arrange(state, 0, tiles="MK", advantage=["speckfuerst"])
@@ -201,9 +205,9 @@ def test_speckfuerst_allows_the_exchange_anywhere_and_one_to_one_in_a_castle() -
 
 # ------------------------------------------------------------------------------------ Nachtburg
 def test_alone_in_the_nachtburg_draws_a_villain_card_at_once() -> None:
-    """Rulebook "Alleine in der Nachtburg": "Endet der Zug eines Spielers in der "Nachtburg" und
-    er befindet sich dort alleine, muss er sofort eine Bösewichtkarte vom Stapel ziehen und
-    offen vor sich ablegen." The deck's top tier is I [seed]."""
+    """Seed 000, l. 162 ("Alleine in der Nachtburg"): "Endet der Zug eines Spielers in der
+    "Nachtburg" und er befindet sich dort alleine, muss er sofort eine Bösewichtkarte vom Stapel
+    ziehen und offen vor sich ablegen." The deck's top tier is I [seed]."""
     state = new_game(["grenze", "hof"])
     play(state, "nachtburg")
     reward(state, "solo")
@@ -224,7 +228,8 @@ def test_alone_in_the_nachtburg_draws_a_villain_card_at_once() -> None:
 
 
 def test_staubfinger_in_the_nachtburg_keeps_the_villains_away() -> None:
-    """Rules file "A turn" 6: "Staubfinger counts as company"."""
+    """Seed 000, l. 162 ("alleine") with l. 126 (Staubfinger is a figure that makes company);
+    rules file "A turn" 6 [design]: "Staubfinger counts as company"."""
     state = new_game(["grenze", "hof"])
     play(state, "nachtburg")
     staubfinger(state, "festung")
@@ -235,7 +240,9 @@ def test_staubfinger_in_the_nachtburg_keeps_the_villains_away() -> None:
 
 
 def test_passing_in_the_nachtburg_draws_nothing() -> None:
-    """Rules file: "A player who passes while alone at the Nachtburg draws nothing." """
+    """Seed 000, l. 162 speaks of a turn that ends in the Nachtburg; l. 205 makes passing the turn's
+    only action. Rules file [design]: "A player who passes while alone at the Nachtburg draws
+    nothing." """
     state = new_game(["nachtburg", "hof"])
     pass_turn(state)
     assert public(state)["villains"][0] == []
@@ -244,7 +251,7 @@ def test_passing_in_the_nachtburg_draws_nothing() -> None:
 
 # ------------------------------------------------------------------------------------ exchange
 def test_the_castle_exchange_once_two_for_one() -> None:
-    """Rulebook "In einer Burg einmal 2 : 1 tauschen": "darf er einmal 2 Proviant in 1
+    """Seed 000, l. 171-172 ("In einer Burg einmal 2 : 1 tauschen"): "darf er einmal 2 Proviant in 1
     beliebiges Erfahrungsplättchen tauschen oder 2 beliebige (gleiche oder verschiedene)
     Erfahrungsplättchen in 1 Proviant. Es ist nicht erlaubt, Erfahrungsplättchen gegen andere
     Erfahrungsplättchen zu tauschen." """
@@ -268,7 +275,7 @@ def test_the_castle_exchange_once_two_for_one() -> None:
 
 
 def test_no_exchange_outside_a_castle() -> None:
-    """Rulebook: "Ein Tausch an einem anderen Ort als in einer Burg ist nicht möglich." """
+    """Seed 000, l. 173: "Ein Tausch an einem anderen Ort als in einer Burg ist nicht möglich." """
     state = new_game(["grenze", "muehle"])
     arrange(state, 0, tiles="MS")
     play(state, "hof")
@@ -278,7 +285,7 @@ def test_no_exchange_outside_a_castle() -> None:
 
 # ------------------------------------------------------------------------------------ conversion
 def test_rulebook_conversion_example_with_seven_tiles() -> None:
-    """Rulebook: "Spieler Blau befindet sich in Ombra ... besitzt diese sieben
+    """Seed 000, l. 184-192: "Spieler Blau befindet sich in Ombra ... besitzt diese sieben
     Erfahrungsplättchen ... Er gibt eine 4er-Kombination ab und zieht 7 Felder vor. Er könnte
     auch noch eine 3er-Kombination abgeben ... Da er aber in einem Spielzug nicht über das rote
     und das blaue Sonderfeld ziehen kann und keine Punkte verfallen lassen darf, wandelt er mit
@@ -301,8 +308,8 @@ def test_rulebook_conversion_example_with_seven_tiles() -> None:
 
 
 def test_each_set_size_once_per_turn_and_its_steps() -> None:
-    """Rulebook: "2 verschiedene Erfahrungsplättchen: 2 Felder vor; 3 verschiedene: 4 Felder
-    vor; 4 verschiedene: 7 Felder vor." "Zweimal die gleiche Anzahl Erfahrungsplättchen
+    """Seed 000, l. 177-182: "2 verschiedene Erfahrungsplättchen: 2 Felder vor; 3 verschiedene: 4
+    Felder vor; 4 verschiedene: 7 Felder vor." "Zweimal die gleiche Anzahl Erfahrungsplättchen
     abzugeben, ist aber nicht erlaubt." """
     state = new_game(["grenze", "ombra"])
     arrange(state, 0, tiles="MMMSSSKKEE")
@@ -321,11 +328,11 @@ def test_each_set_size_once_per_turn_and_its_steps() -> None:
 
 
 def test_special_spaces_need_the_matching_locations_on_every_lap() -> None:
-    """Rulebook "Die Sonderfelder": "dürfen mit dem Siegpunktstein nur betreten oder überquert
-    werden, wenn sich die Spielfigur des Spielers zu diesem Zeitpunkt an einem zugehörigen Ort
-    auf dem Spielplan befindet." Rules file: special spaces "on every lap (score mod 40)";
-    "Zieht ein Spieler dabei mit seinem Siegpunktstein über das Startfeld hinaus, ... Auch
-    hierbei müssen wieder die Sonderfelder beachtet werden." """
+    """Seed 000, l. 196-201 ("Die Sonderfelder") and 258: "dürfen mit dem Siegpunktstein nur
+    betreten oder überquert werden, wenn sich die Spielfigur des Spielers zu diesem Zeitpunkt an
+    einem zugehörigen Ort auf dem Spielplan befindet." Rules file: special spaces "on every lap
+    (score mod 40)"; "Zieht ein Spieler dabei mit seinem Siegpunktstein über das Startfeld hinaus,
+    ... Auch hierbei müssen wieder die Sonderfelder beachtet werden." """
     state = new_game(["grenze", "hof"])
     arrange(state, 0, tiles="MSKE", score=45)  # lap 2, space 5: 7 steps would cross 49 = 9
     play(state, "grenze")
@@ -358,8 +365,8 @@ def test_special_spaces_need_the_matching_locations_on_every_lap() -> None:
 
 
 def test_conversions_and_exchange_come_after_the_reward() -> None:
-    """Rulebook "Überblick": the three phases in order - play a card and take the reward, the
-    castle exchange, converting. Converting first closes the exchange [design]."""
+    """Seed 000, l. 98-102 ("Überblick"): the three phases in order - play a card and take the
+    reward, the castle exchange, converting. Converting first closes the exchange [design]."""
     state = new_game(["grenze", "ombra"])
     arrange(state, 0, tiles="MSKE")
     play(state, "ombra")
@@ -368,3 +375,59 @@ def test_conversions_and_exchange_come_after_the_reward() -> None:
     assert legal_of_type(state, "exchange")
     convert(state, "MSKE")
     assert legal_of_type(state, "exchange") == []
+
+
+def test_advantage_cards_are_used_after_moving_and_before_the_reward() -> None:
+    """Seed 000, l. 149: "Die Vorteilskarte setzt der Spieler nach seiner Bewegung ein, nachdem
+    er an seinem Zielort angekommen ist." Rules file "A turn" 4-5 [design]: Staubfinger and the
+    advantage card come before the reward row is taken; after it, neither is offered."""
+    state = new_game(["grenze", "hof"])
+    arrange(state, 0, tiles="MS", provisions=3, advantage=["nessel", "fenoglio"])
+    assert advantage_actions(state) == []  # before moving: nothing but Der Schwarze Prinz
+    play(state, "nachtburg")
+    assert {a["card"] for a in advantage_actions(state)} == {"nessel", "fenoglio"}
+    assert legal_of_type(state, "staubfinger")
+    staubfinger(state, "festung")
+    staubfinger(state, "nachtburg")  # company: no villain card
+    reward(state, "shared")  # 2 Stärke + 1 provision
+    assert public(state)["phase"] == "exchange_convert"
+    assert advantage_actions(state) == [] and legal_of_type(state, "staubfinger") == []
+
+
+def test_die_nessel_may_pay_staubfinger_but_not_the_journey() -> None:
+    """Seed 000, l. 121: "Es ist auch nicht erlaubt, die Vorteilskarten "Die Nessel" oder
+    "Schleierkauz" für die Abgabe des benötigten Proviant einzusetzen." Only the journey is
+    excluded: provisions from Die Nessel pay Staubfinger's steps (l. 156-157)."""
+    state = new_game(["grenze", "hof"])
+    arrange(state, 0, provisions=0, advantage=["nessel"])
+    assert "muehle" not in {a["card"] for a in legal_of_type(state, "play")}
+    play(state, "nachtburg")
+    assert legal_of_type(state, "staubfinger") == []  # no provision
+    use(state, "nessel")
+    assert public(state)["provisions"][0] == 2
+    staubfinger(state, "festung")
+    staubfinger(state, "nachtburg")
+    assert public(state)["staubfinger"] == "nachtburg"
+    assert tiles_of(state, 0) == "SS"  # the shared row, taken at once with nothing left
+
+
+def test_orpheus_is_offered_only_with_a_villain_card_to_discard() -> None:
+    """Rules file "Advantage cards": Orpheus "put one villain card lying in front of you on the
+    villain discard pile": without one it has no use (seed 000, l. 139-140: unused, it scores
+    1 at the end)."""
+    state = new_game(["grenze", "hof"])
+    arrange(state, 0, advantage=["orpheus"])
+    play(state, "nachtburg")
+    assert advantage_actions(state) == []
+
+
+def test_the_exchange_takes_only_what_the_supply_holds() -> None:
+    """Rules file "Supply (limited)" [design]: components are finite; the castle exchange buys a
+    tile only of a kind the supply still holds (seed 000, l. 171)."""
+    state = new_game(["grenze", "ombra"])
+    arrange(state, 1, tiles="K" * 18)
+    arrange(state, 0, provisions=3)
+    play(state, "ombra")  # 1 provision; shared row: 2 Mut + 1 provision
+    reward(state, "shared")
+    buys = {a["get"] for a in legal_of_type(state, "exchange") if a["give"] == "PP"}
+    assert buys == {"M", "S", "E"}

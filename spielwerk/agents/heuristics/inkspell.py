@@ -45,6 +45,7 @@ NUM_KINDS = len(KINDS)
 PROVISION_VALUE = 0.8
 ADVANTAGE_VALUE = 1.6  # an unknown advantage card: its effect or 1-3 points at the end
 REALISED_BONUS = 0.35  # a point on the track is safer than a point in tiles
+REALISED = 1.1  # in the turn's conversions a point now beats tiles worth as much later
 VILLAIN_CARD = 1.0  # a villain card in front of the seat, before any Natternkopf
 AT_RISK = 0.15  # per tile or provision the next Natternkopf could halve
 STEP_COST = 1.0  # one Staubfinger step
@@ -82,8 +83,10 @@ def best_conversions(
     used: Sequence[int] = (),
     horizon: float = 1.0,
 ) -> tuple[int, float, list[tuple[int, ...]]]:
-    """The conversions of this turn (each set size once) that give the most points plus value
-    of the tiles kept: (points, value kept, the sets in the order to convert them)."""
+    """The conversions of this turn (each set size once) that give the most points (each worth
+    REALISED) plus value of the tiles kept: (points, value kept, the sets in the order to
+    convert them). Without that edge a big pile of tiles is worth as much as the points it
+    could make, and the bot would hoard them for rounds instead of converting."""
     best: tuple[int, float, list[tuple[int, ...]]] = (0, tile_value(counts, horizon), [])
 
     def search(
@@ -92,7 +95,7 @@ def best_conversions(
         nonlocal best
         gained = at - score
         left = tile_value(tiles, horizon)
-        if gained + left > best[0] + best[1] + 1e-9:
+        if REALISED * gained + left > REALISED * best[0] + best[1] + 1e-9:
             best = (gained, left, path)
         for kinds in reversed(CONVERSION_SETS):  # the big sets first: they win ties
             size = len(kinds)
@@ -232,7 +235,7 @@ class InkspellHeuristic(Agent):
         base_points, base_left, path = best_conversions(
             counts, board.score, board.position, used, horizon
         )
-        best_value = base_points + base_left + PROVISION_VALUE * board.provisions
+        best_value = REALISED * base_points + base_left + PROVISION_VALUE * board.provisions
         choice: Action | None = None
         if path:
             kinds = path[0]
@@ -254,7 +257,7 @@ class InkspellHeuristic(Agent):
             else:
                 tiles[KINDS.index(get)] += 1
             points, left, _ = best_conversions(tiles, board.score, board.position, used, horizon)
-            value = points + left + PROVISION_VALUE * money
+            value = REALISED * points + left + PROVISION_VALUE * money
             if value > best_value + 0.5:
                 best_value, choice = value, action
         if choice is not None:

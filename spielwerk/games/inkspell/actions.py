@@ -103,6 +103,14 @@ def advantage_id(card: int, choice: int = -1) -> int:
     return ADVANTAGE + ADVANTAGE_CHOICES.index((card, choice))
 
 
+ADVANTAGE_IDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(ADVANTAGE + i for i, (c, _) in enumerate(ADVANTAGE_CHOICES) if c == card)
+    for card in range(NUM_ADVANTAGE_TYPES)
+)
+"""ADVANTAGE_IDS[card type][choice]: the action ids of one card, by its choice (index 0 for a
+card without one; empty for the cards without an effect)."""
+
+
 def reward_id(row: int, take: int) -> int:
     return REWARD + row * len(TAKE_NAMES) + take
 

@@ -26,6 +26,14 @@ _NAME[PARAMS.tintenwelt_key] = PARAMS.tintenwelt_name
 _GROUP = dict(zip(PARAMS.location_keys, PARAMS.location_groups, strict=True))
 _VILLAIN = {k: i for i, k in enumerate(PARAMS.villain_keys)}
 _ADVANTAGE = dict(zip(PARAMS.advantage_keys, PARAMS.advantage_names, strict=True))
+_SHORT = tuple(name.split()[-1] for name in PARAMS.location_names)
+"""Short location names for the road lists: the last word (Grenze, Mäusemühle, Hof, ...)."""
+_SPECIAL = {space: PARAMS.location_groups[min(group)] for space, group in PARAMS.special_spaces}
+_SPACE_MARK = {"castle": "R", "blue": "B", "green": "G"}
+_GROUP_PLACES = {
+    group: ", ".join(_SHORT[i] for i, g in enumerate(PARAMS.location_groups) if g == group)
+    for group in _SPACE_MARK
+}
 _LOCATION_RE = re.compile("|".join(re.escape(n) for n in sorted(_NAME.values(), key=len)[::-1]))
 _SEAT_RE = re.compile(r"\bseat (\d)\b")
 
@@ -81,6 +89,11 @@ def villain(key: str) -> str:
     return f"[red]{_escape(PARAMS.villain_label(_VILLAIN[key]))}[/red]"
 
 
+def reward_text(row: Sequence[tuple[str, int]]) -> str:
+    """A reward row in short: (("E", 3), ("V", 1)) -> "EEE+V"."""
+    return "+".join(what * amount for what, amount in row)
+
+
 def colourise(text: str) -> str:
     """An action description with locations and seats coloured."""
     text = _escape(text)
@@ -92,13 +105,57 @@ def _key_of(name: str) -> str:
     return next(k for k, n in _NAME.items() if n == name)
 
 
-def track_text(view: View) -> str:
-    """The special spaces and who stands where (score, lap)."""
+# ---------------------------------------------------------------------- map and track
+def map_lines(view: View, viewer: int | None) -> list[str]:
+    """Each location with its reward rows, its roads and who stands there."""
+    players = int(view["players"])
+    ww = view.get("white_women")
+    lines = [
+        "Map - reward alone | with company (M Mut, S Stärke, K Klugheit, E Ehre, P provision, "
+        "V advantage card); roads; who is there:"
+    ]
+    width = max(len(name) for name in PARAMS.location_names)
+    for i, key in enumerate(PARAMS.location_keys):
+        here = [seat(p, viewer) for p in range(players) if view["positions"][p] == key]
+        if ww is not None and view["positions"][ww] == key:
+            here.append("[bold white]White Women[/bold white]")
+        if view["staubfinger"] == key:
+            here.append("[grey70]Staubfinger[/grey70]")
+        roads = ", ".join(_SHORT[n] for n in PARAMS.neighbours[i])
+        roads += "".join(f", secret path {_SHORT[n]}" for n in PARAMS.secret_neighbours[i])
+        style = GROUP_STYLES.get(_GROUP[key], "white")
+        name = _escape(_NAME[key].ljust(width))
+        rewards = f"{reward_text(PARAMS.solo[i]):>5} | {reward_text(PARAMS.shared[i]):<5}"
+        who = f"  <- {', '.join(here)}" if here else ""
+        lines.append(f"  [{style}]{name}[/{style}] {rewards} ({roads}){who}")
+    return lines
+
+
+def track_lines(view: View, viewer: int | None) -> list[str]:
+    """The victory track as a strip of one lap: special spaces marked (R red, B blue, G green;
+    they count on every lap), each seat's stone by its number (* for several on one space)."""
+    players = int(view["players"])
+    length = PARAMS.track_length
+    cells = ["."] * length
+    for space, group in _SPECIAL.items():
+        style = GROUP_STYLES[group]
+        cells[space] = f"[{style}]{_SPACE_MARK[group]}[/{style}]"
+    stones: dict[int, list[int]] = {}
+    for p in range(players):
+        stones.setdefault(view["scores"][p] % length, []).append(p)
+    for space, seats in stones.items():
+        style = SEAT_STYLES[seats[0] % len(SEAT_STYLES)] if len(seats) == 1 else "bold"
+        mark = str(seats[0]) if len(seats) == 1 else "*"
+        cells[space] = f"[{style}]{mark}[/{style}]"
     specials = ", ".join(
-        f"{space} {GROUP_STYLES.get(PARAMS.location_groups[min(group)], '')}"
-        for space, group in PARAMS.special_spaces
+        f"{space} {_SPACE_MARK[group]} ({_GROUP_PLACES[group]})"
+        for space, group in _SPECIAL.items()
     )
-    return f"Track: {PARAMS.track_length} spaces a lap; special spaces {specials}"
+    return [
+        f"Track, one lap of {length} (0 = start): |{''.join(cells)}|",
+        f"  special spaces, on every lap: {specials}; {PARAMS.white_women_space}: the White "
+        f"Women; reaching {PARAMS.end_trigger} starts the end",
+    ]
 
 
 # ---------------------------------------------------------------------- the whole table
@@ -112,20 +169,14 @@ def render(view: View) -> str:
         lines[0] += " [bold red](final round)[/bold red]"
     elif view.get("end_triggered"):
         lines[0] += " [red](end triggered: one more round after this one)[/red]"
-    lines.append("Map:")
-    for key in PARAMS.location_keys:
-        here = [seat(p, viewer) for p in range(players) if view["positions"][p] == key]
-        if view["staubfinger"] == key:
-            here.append("[grey70]Staubfinger[/grey70]")
-        ww = view.get("white_women")
-        if ww is not None and view["positions"][ww] == key:
-            here.append("[white]White Women[/white]")
-        lines.append(f"  {location(key)}: {', '.join(here) if here else ''}".rstrip())
-    lines.append(track_text(view))
+    lines += map_lines(view, viewer)
+    lines += track_lines(view, viewer)
+    deck = view["villain_deck"]
+    tiers = f"{deck} (I/II/III)" if len(deck) > 1 else f"{deck[0]} (II and III, rebuilt)"
     lines.append(
         f"Supply: {tiles_text({k: view['supply'][k] for k in PARAMS.tile_keys})}, "
-        f"{view['supply']['P']} provisions; villain deck {view['villain_deck']} (I/II/III), "
-        f"advantage deck {view['advantage_deck']}"
+        f"{view['supply']['P']} provisions; villain deck {tiers}, "
+        f"{len(view['villain_discard'])} discarded; advantage deck {view['advantage_deck']}"
     )
     current = view.get("current")
     for p in range(players):
@@ -140,16 +191,17 @@ def render(view: View) -> str:
             marks.append("passed")
         if p == current and view.get("to_move") is not None:
             marks.append("<- turn")
+        if p == view.get("to_move") and p != current:
+            marks.append("<- to choose")
         villains = ", ".join(villain(v) for v in view["villains"][p]) or "-"
         lines.append(
             f"{seat(p, viewer)}: score {score}{lap} | {tiles_text(view['tiles'][p])} | "
             f"{view['provisions'][p]} provisions | villains {villains} "
             f"(sum {view['villain_sums'][p]}) | {view['advantage_counts'][p]} advantage cards"
-            + (f"  [{', '.join(marks)}]" if marks else "")
+            + (rf"  \[{', '.join(marks)}]" if marks else "")
         )
-        hand = " ".join(_escape(_NAME[c]) for c in view["hands"][p])
-        played = " ".join(_escape(_NAME[c]) for c in view["played"][p]) or "-"
-        lines.append(f"    hand: {hand}")
+        lines.append(f"    hand: {_names(view['hands'][p])}")
+        played = _names(view["played"][p]) or "-"
         lines.append(f"    played: {played} (last number {view['last_played'][p]})")
     own = view.get("advantage")
     if own is not None:
@@ -159,7 +211,9 @@ def render(view: View) -> str:
         if playable:
             lines.append(f"  usable this turn: {', '.join(_ADVANTAGE[a] for a in playable)}")
     for loss in view.get("natternkopf_losses") or []:
-        lines.append(f"Natternkopf: {seat(loss['seat'], viewer)} gives up {loss['tiles']} tiles")
+        lines.append(
+            f"Natternkopf: {seat(loss['seat'], viewer)} still gives up {loss['tiles']} tiles"
+        )
     result = view.get("result")
     if result:
         winners = ", ".join(seat(w, viewer) for w in result["winners"])
@@ -169,7 +223,7 @@ def render(view: View) -> str:
             cards = ", ".join(_ADVANTAGE[a] for a in revealed[p]) if revealed else ""
             lines.append(
                 f"  {seat(p, viewer)}: {result['scores'][p]} ({result['advantage_points'][p]} "
-                f"from advantage cards {cards or '-'}), tiles + provisions "
+                f"from advantage cards: {cards or '-'}), tiles + provisions "
                 f"{result['tiles_and_provisions'][p]}"
             )
     return "\n".join(lines)
@@ -183,16 +237,40 @@ def render_setup(view: View) -> list[str]:
 
 
 def render_changes(before: View, after: View) -> list[str]:
-    """Scores, the White Women and villain cards changing hands, round by round."""
+    """Public events between two views: scores, villain cards drawn, a Natternkopf and whom it
+    strikes, the White Women, new rounds."""
     lines = []
     viewer = after.get("viewer")
-    for p in range(int(after["players"])):
+    players = range(int(after["players"]))
+    for p in players:
         if after["scores"][p] != before["scores"][p]:
             lines.append(f"{seat(p, viewer)} moves to {after['scores'][p]} on the track")
-        new = len(after["villains"][p]) - len(before["villains"][p])
-        if new > 0:
-            drawn = ", ".join(villain(v) for v in after["villains"][p][-new:])
-            lines.append(f"{seat(p, viewer)} draws {drawn}")
+        old, new = before["villains"][p], after["villains"][p]
+        if len(new) > len(old) and new[: len(old)] == old:
+            lines.append(
+                f"{seat(p, viewer)} draws {', '.join(villain(v) for v in new[len(old) :])}"
+            )
+    seen = {*before["villain_discard"], *(v for front in before["villains"] for v in front)}
+    now = [*after["villain_discard"], *(v for front in after["villains"] for v in front)]
+    for card in now:
+        if card in seen or _VILLAIN[card] not in PARAMS.natternkopf:
+            continue
+        struck = [
+            seat(p, viewer)
+            for p in players
+            if not after["villains"][p]
+            and (
+                before["villains"][p]
+                or before["provisions"][p] > after["provisions"][p]
+                or sum(before["tiles"][p].values()) > sum(after["tiles"][p].values())
+                or any(loss["seat"] == p for loss in after["natternkopf_losses"])
+            )
+        ]
+        whom = ", ".join(struck) or "nobody who has anything to lose"
+        lines.append(
+            f"{villain(card)} strikes {whom}: half the tiles and provisions lost, the villain "
+            "cards discarded"
+        )
     if (
         after.get("white_women") != before.get("white_women")
         and after.get("white_women") is not None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from itertools import product
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
@@ -26,6 +27,7 @@ from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.inkspell.actions import (
     ADVANTAGE,
     ADVANTAGE_CHOICES,
+    ADVANTAGE_IDS,
     CONVERSION_SETS,
     CONVERT,
     DRAW_ADVANTAGE,
@@ -48,7 +50,6 @@ from spielwerk.games.inkspell.actions import (
     STAUBFINGER,
     TAKE_ALL,
     TAKE_NAMES,
-    advantage_id,
     exchange_text,
     reward_id,
 )
@@ -135,30 +136,91 @@ def special_blocked(score: int, steps: int, position: int) -> bool:
     return position not in _ALLOWED[steps][score % TRACK]
 
 
-# Conversions: (action id, bit mask of the kinds, set size, locations allowed by lap score).
-_CONVERSIONS = tuple(
-    (CONVERT + i, sum(1 << k for k in kinds), len(kinds), _ALLOWED[STEPS[len(kinds)]])
-    for i, kinds in enumerate(CONVERSION_SETS)
-)
-# Exchanges by rate: buying a tile (action id, kind), selling tiles (action id, (kind, count)s).
-_BUYS = {
-    rate: [(EXCHANGE + i, kind) for i, (paid, _, kind) in enumerate(EXCHANGES) if paid == rate]
-    for rate in RATES
-}
-_SELLS = {
-    rate: [
-        (EXCHANGE + i, tuple((k, given.count(k)) for k in sorted(set(given))))
-        for i, (_, given, kind) in enumerate(EXCHANGES)
-        if kind < 0 and len(given) == rate
-    ]
-    for rate in RATES
-}
-
-
 def journey_cost(start: int, target: int) -> int:
     """Rulebook: the first location of the route is free, every further one costs 1 provision:
     shortest road distance - 1, at least 0."""
     return max(0, PARAMS.distance[start][target] - 1)
+
+
+# ---------------------------------------------------------------------- precomputed tables
+# The rules above as lookup tables, so that listing the legal actions (the hot path of random
+# play and search) is a few indexings. Each table is built from the functions above.
+COST = tuple(tuple(journey_cost(a, b) for b in range(NUM_LOCATIONS)) for a in range(NUM_LOCATIONS))
+"""COST[start][target]: the journey's provisions."""
+_MAX_COST = max(max(row) for row in COST)
+_ANYWHERE = tuple(
+    tuple(
+        tuple(PLAY_ANYWHERE + t for t in range(NUM_LOCATIONS) if COST[here][t] <= money)
+        for money in range(_MAX_COST + 1)
+    )
+    for here in range(NUM_LOCATIONS)
+)
+"""_ANYWHERE[here][min(provisions, max cost)]: Die Tintenwelt's affordable destinations."""
+_ANYWHERE_FREE = tuple(PLAY_ANYWHERE + t for t in range(NUM_LOCATIONS))
+_STAUBFINGER_STEPS = tuple(
+    tuple(
+        STAUBFINGER + loc for loc in sorted({*PARAMS.neighbours[sf], *PARAMS.secret_neighbours[sf]})
+    )
+    for sf in range(NUM_LOCATIONS)
+)
+"""Staubfinger's one-step moves from each location: the roads and the secret path [seed]."""
+_SIZE_BITS = tuple(
+    tuple(
+        sum(1 << size for size, steps in STEPS.items() if here in _ALLOWED[steps][lap])
+        for here in range(NUM_LOCATIONS)
+    )
+    for lap in range(TRACK)
+)
+"""_SIZE_BITS[score mod 40][location]: bit `size` set if a set of that size may convert."""
+_ALL_SIZES = sum(1 << size for size in STEPS)
+_CONVERT_IDS = tuple(
+    tuple(
+        tuple(
+            CONVERT + i
+            for i, kinds in enumerate(CONVERSION_SETS)
+            if sizes >> len(kinds) & 1 and all(present >> k & 1 for k in kinds)
+        )
+        for sizes in range(_ALL_SIZES + 1)
+    )
+    for present in range(1 << NUM_KINDS)
+)
+"""_CONVERT_IDS[kinds held (bit mask)][sizes allowed (bit mask)]: the conversions offered."""
+_BUY_IDS = {
+    rate: tuple(
+        tuple(
+            EXCHANGE + i
+            for i, (paid, _, kind) in enumerate(EXCHANGES)
+            if paid == rate and stocked >> kind & 1
+        )
+        for stocked in range(1 << NUM_KINDS)
+    )
+    for rate in RATES
+}
+"""_BUY_IDS[rate][kinds in the supply (bit mask)]: buying one tile for `rate` provisions."""
+
+
+def _kinds_mask(counts: Sequence[int]) -> int:
+    """The kinds with a non-zero count, as a bit mask."""
+    mask = 0
+    for kind, count in enumerate(counts):
+        if count:
+            mask |= 1 << kind
+    return mask
+
+
+def _sell_ids(rate: int, held: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(
+        EXCHANGE + i
+        for i, (_, given, kind) in enumerate(EXCHANGES)
+        if kind < 0 and len(given) == rate and all(held[k] >= given.count(k) for k in given)
+    )
+
+
+_SELL_IDS = {
+    rate: {held: _sell_ids(rate, held) for held in product(range(rate + 1), repeat=NUM_KINDS)}
+    for rate in RATES
+}
+"""_SELL_IDS[rate][tiles by kind, each capped at rate]: `rate` tiles for one provision."""
 
 
 class InkspellState(State):
@@ -296,37 +358,32 @@ class InkspellState(State):
         """Play an affordable location card (cost paid before moving [seed]), Der Schwarze
         Prinz before moving [seed], or pass as the turn's only action [seed]."""
         me = self.current
-        here = self.position[me]
+        hand = self.hands[me]  # sorted: Die Tintenwelt, if held, comes last
+        anywhere = hand[-1] == TINTENWELT
+        if self.prince:  # the journey is free; the card is played, so no passing any more
+            ids = [PLAY + card for card in hand if card != TINTENWELT]
+            if anywhere:
+                ids += _ANYWHERE_FREE
+            return ids
+        costs = COST[self.position[me]]
         money = self.provisions[me]
-        free = self.prince
-        ids = [
-            PLAY + card
-            for card in self.hands[me]
-            if card != TINTENWELT and (free or journey_cost(here, card) <= money)
-        ]
-        if TINTENWELT in self.hands[me]:
-            ids += [
-                PLAY_ANYWHERE + target
-                for target in range(NUM_LOCATIONS)
-                if free or journey_cost(here, target) <= money
-            ]
-        if not self.prince:
-            if not self.advantage_used and PRINZ in self.playable(me):
-                ids.append(advantage_id(PRINZ))
-            ids.append(PASS)
+        ids = [PLAY + card for card in hand if card != TINTENWELT and costs[card] <= money]
+        if anywhere:
+            ids += _ANYWHERE[self.position[me]][min(money, _MAX_COST)]
+        if PRINZ in self.playable(me):
+            ids.append(ADVANTAGE_IDS[PRINZ][0])
+        ids.append(PASS)
         return ids
 
     def _arrival_choices(self) -> list[int]:
         """After arriving: Staubfinger steps, one advantage card, then the reward."""
         me = self.current
-        ids = []
-        if self.provisions[me] > 0:
-            sf = self.staubfinger
-            steps = sorted({*PARAMS.neighbours[sf], *PARAMS.secret_neighbours[sf]})
-            ids += [STAUBFINGER + loc for loc in steps]
+        ids = list(_STAUBFINGER_STEPS[self.staubfinger]) if self.provisions[me] else []
         if not self.advantage_used:
-            for card in sorted(set(self.playable(me))):
-                ids += self._advantage_uses(me, card)
+            playable = self.playable(me)
+            if playable:
+                for card in sorted(set(playable)):
+                    ids += self._advantage_uses(me, card)
         row = self.reward_row(me)
         if self.white_women == me and len(REWARDS[self.position[me]][row]) > 1:
             ids += [reward_id(row, 1), reward_id(row, 2)]  # one entry only [seed]
@@ -339,21 +396,20 @@ class InkspellState(State):
         moving [seed]; Meggie, Mo and Resa never [seed])."""
         if card == PRINZ or card in NO_EFFECT:
             return []
+        choices = ADVANTAGE_IDS[card]
         if card == SCHLEIERKAUZ:
-            return [advantage_id(card, k) for k in self._kinds_in_supply()]
+            return [choices[k] for k in self._kinds_in_supply()]
         if card == FENOGLIO:
             stocked = set(self._kinds_in_supply())
             pairs = [i for i, pair in enumerate(PAIRS) if set(pair) <= stocked]
-            return [advantage_id(card, i) for i in pairs or range(len(PAIRS))]
+            return [choices[i] for i in pairs or range(len(PAIRS))]
         if card == FARID:
-            return [
-                advantage_id(card, loc) for loc in range(NUM_LOCATIONS) if loc != self.staubfinger
-            ]
+            return [choices[loc] for loc in range(NUM_LOCATIONS) if loc != self.staubfinger]
         if card == ROXANE:
-            return [advantage_id(card, SOLO), advantage_id(card, SHARED)]
+            return [choices[SOLO], choices[SHARED]]
         if card == ORPHEUS:
-            return [advantage_id(card, v) for v in sorted(self.villains[me])]
-        return [advantage_id(card)]  # Die Nessel, Der Speckfürst
+            return [choices[v] for v in sorted(self.villains[me])]
+        return [choices[0]]  # Die Nessel, Der Speckfürst
 
     def _kinds_in_supply(self) -> list[int]:
         """Kinds a "tile of your choice" can be: those left in the supply (all if none is)."""
@@ -362,21 +418,14 @@ class InkspellState(State):
     def _after_choices(self) -> list[int]:
         """The exchange (once, before converting [design]), conversions, end of the turn."""
         me = self.current
-        ids = []
-        if not self.exchanged and not self.converted:
-            ids += self._exchanges(me)
         tiles = self.tiles[me]
-        present = sum(1 << k for k in range(NUM_KINDS) if tiles[k])
-        lap_score = self.scores[me] % TRACK
-        here = self.position[me]
-        done = self.converted
-        for action, mask, size, allowed in _CONVERSIONS:
-            if mask & present == mask and not done >> size & 1 and here in allowed[lap_score]:
-                ids.append(action)
+        ids = [] if self.exchanged or self.converted else self._exchanges(me, tiles)
+        sizes = _SIZE_BITS[self.scores[me] % TRACK][self.position[me]] & ~self.converted
+        ids += _CONVERT_IDS[_kinds_mask(tiles)][sizes]
         ids.append(END_TURN)
         return ids
 
-    def _exchanges(self, me: int) -> list[int]:
+    def _exchanges(self, me: int, tiles: tuple[int, ...]) -> list[int]:
         """Rulebook "In einer Burg einmal 2 : 1 tauschen": in a castle, 2 provisions -> 1 tile
         or 2 tiles -> 1 provision; with Der Speckfürst 2:1 anywhere, 1:1 in a castle [seed].
         The supply must hold what is bought [design]."""
@@ -388,15 +437,12 @@ class InkspellState(State):
             if self.speckfuerst and in_castle
             else PARAMS.exchange_rate
         )
-        tiles = self.tiles[me]
-        ids = []
+        ids: list[int] = []
         if self.provisions[me] >= rate:
-            supply = self.supply_tiles
-            ids += [action for action, kind in _BUYS[rate] if supply[kind]]
+            ids += _BUY_IDS[rate][_kinds_mask(self.supply_tiles)]
         if self.supply_provisions:
-            for action, counts in _SELLS[rate]:
-                if all(tiles[k] >= c for k, c in counts):
-                    ids.append(action)
+            capped = tuple(t if t < rate else rate for t in tiles)
+            ids += _SELL_IDS[rate][capped]
         return ids
 
     def chance_ids(self) -> list[tuple[int, float]]:
@@ -434,7 +480,8 @@ class InkspellState(State):
         as one figure with the player they stand with [seed]."""
         if self.staubfinger == location:
             return True
-        return any(q != player and pos == location for q, pos in enumerate(self.position))
+        mine = 1 if self.position[player] == location else 0
+        return self.position.count(location) > mine
 
     def reward_row(self, player: int) -> int:
         """Upper row alone, lower row with company [seed]; Roxane chooses [design]."""
@@ -534,7 +581,7 @@ class InkspellState(State):
     def _play(self, card: int, target: int) -> None:
         """Play a location card, pay the journey, move. [seed]"""
         me = self.current
-        cost = 0 if self.prince else journey_cost(self.position[me], target)
+        cost = 0 if self.prince else COST[self.position[me]][target]
         self._pay(me, cost)
         self.hands[me] = _without(self.hands[me], card)
         self.played[me] += (card,)
