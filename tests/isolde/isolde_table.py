@@ -103,8 +103,8 @@ def place(state: IsoldeState, board: str, discs: Sequence[tuple[int, int]]) -> N
     rest = [s for s in range(state.num_players) if s not in named]
     distances = dict(discs)
     assert all(distances[s] >= distances[t] for s, t in zip(named[1:], named, strict=False))
-    state.order[b] = [*rest, *named]
-    state.dist[b] = [distances.get(s, 0) for s in range(state.num_players)]
+    state.order[b] = (*rest, *named)
+    state.dist[b] = tuple(distances.get(s, 0) for s in range(state.num_players))
 
 
 def discs(state: State, board: str) -> list[tuple[int, int]]:

@@ -36,9 +36,9 @@ def round_6_on_the_king(isolde: list[tuple[int, int]]) -> IsoldeState:
 
 
 def test_most_points_win_and_a_tie_goes_to_the_disc_ahead_on_isoldes_board() -> None:
-    """ "Der Spieler mit den meisten Punkten wird zum Sieger erklärt ... Bei Gleichstand
-    zwischen mehreren Spielern gewinnt der Spieler, der auf dem Spielbrett der Holden Isolde am
-    weitesten vorne liegt." """
+    """Seed 004, l. 310: "Der Spieler mit den meisten Punkten wird zum Sieger erklärt ... Bei
+    Gleichstand zwischen mehreren Spielern gewinnt der Spieler, der auf dem Spielbrett der Holden
+    Isolde am weitesten vorne liegt." """
     state = round_6_on_the_king([(0, 2), (1, 5)])
     bonus(state, "isolde")  # seat 1, first on Isolde's board, moves +3
     assert state.is_terminal()
@@ -47,6 +47,17 @@ def test_most_points_win_and_a_tie_goes_to_the_disc_ahead_on_isoldes_board() -> 
     assert result["winners"] == [1]
     assert "seat 1" in result["tie_break"]
     assert state.returns() == [0.0, 1.0]
+
+
+def test_a_tie_on_one_space_of_isoldes_board_goes_to_the_disc_on_top() -> None:
+    """Seed 004, l. 155 and 310: on the same space the disc on top is further ahead, so it
+    breaks a tie on points."""
+    state = round_6_on_the_king([(0, 5), (1, 5)])
+    bonus(state, "quest")  # seat 1's +3 goes to the quest, where it is first anyway
+    result = state.result()
+    assert result["scores"] == [9, 9]
+    assert result["winners"] == [1]
+    assert result["isolde_order"] == [1, 0]
 
 
 def test_a_tie_with_both_on_isoldes_start_space_is_a_shared_win() -> None:
@@ -60,6 +71,7 @@ def test_a_tie_with_both_on_isoldes_start_space_is_a_shared_win() -> None:
 
 
 def test_the_game_ends_after_round_6_and_nothing_is_legal_any_more() -> None:
+    """Seed 004, l. 310: "Das Spiel endet nach Wertung der 6. Spielrunde." """
     state = new_game(3)
     for _ in range(6):
         assert not state.is_terminal()

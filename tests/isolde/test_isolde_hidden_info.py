@@ -15,6 +15,7 @@ from isolde_table import deal, draft_into, keep, new_game, packets_for, play, qu
 
 import spielwerk
 from spielwerk.core.conformance import check_no_leak, random_step
+from spielwerk.games.isolde.observation import LAYOUT
 from spielwerk.games.isolde.state import IsoldeState
 
 
@@ -101,3 +102,41 @@ def test_a_draft_pick_text_names_the_picker_but_not_the_card() -> None:
     texts = [state.describe(state.game.actions[i], 1) for _, i in state.history[10:18]]
     assert all(text.endswith("keeps a card") for text in texts if "seat 0" in text)
     assert any(text.startswith("seat 1 keeps ") and "a card" not in text for text in texts)
+
+
+def test_the_observation_tensor_shows_the_own_cards_and_nothing_a_resample_changes() -> None:
+    """Rules file "Hidden information": the tensor is built from the seat's view alone, so it is
+    the same in every state the seat cannot tell apart; it has one shape at every player count,
+    and its packet block holds the seat's own cards to pick from."""
+    rng = random.Random(5)
+    for players in (2, 5):
+        state = random_game(players, seed=players, steps=5 * players + 2 * players + 1)
+        assert state.view(None)["phase"] == "draft"
+        tensor = state.observation_tensor(0)
+        assert len(tensor) == state.game.observation_shape[0]
+        packet = tensor[LAYOUT.slice("packet")]
+        assert round(sum(packet) * 3) == len(state.view(0)["packet"])
+        for _ in range(3):
+            assert state.resample(0, rng).observation_tensor(0) == tensor
+
+
+def test_a_played_card_is_placed_where_it_is_likeliest_to_have_come_from() -> None:
+    """Seat 1 plays isolde-5, a card seat 0 passed it at draft step 2 (the only isolde-5 seat 0
+    saw). In seat 0's resamples it could also have been seat 1's first pick, unseen by seat 0,
+    but that is 20 times less likely (one isolde-5 among the 40 cards seat 0 never saw, against
+    one of the two cards taken from the packet it passed on). So most resamples keep the card
+    where seat 0 passed it."""
+    state = new_game(3)
+    hands = quiet_hands(3)
+    hands[1][1] = "isolde-5"  # seat 1 keeps it at step 2, from the packet seat 0 passed
+    draft_into(state, hands)
+    play(state, hands[0][0])
+    play(state, "isolde-5")
+    rng = random.Random(11)
+    kept_where_passed = 0
+    for _ in range(200):
+        sample = state.resample(0, rng)
+        step_2 = sample.history[15 + 3 : 15 + 6]  # the deal is 15 cards, 3 picks a step
+        pick = next(action for seat, action in step_2 if seat == 1)
+        kept_where_passed += sample.game.actions[pick].to_json()["card"] == "isolde-5"
+    assert kept_where_passed >= 170

@@ -23,13 +23,21 @@ def test_a_seat_sees_its_draft_and_the_spectator_sees_no_cards() -> None:
     assert "spectator" in public and "Your" not in public and "quest-" not in public
 
 
-def test_every_board_is_one_line_with_its_stacks_bottom_first() -> None:
-    state = new_game(2)
-    state.dist[1] = [3, 3]  # joust: seat 1 arrived later and lies on top
-    state.order[1] = [0, 1]
-    text = render.render(state.view(None))
-    joust = next(line for line in text.splitlines() if "joust" in line)
-    assert "3: [bold red]0[/bold red]/[bold blue]1[/bold blue]" in joust
+def test_every_board_is_a_track_with_its_stacks_bottom_first_and_laps_marked() -> None:
+    """The issue's terminal play: all seven boards as tracks, stacks in order (Seed 004, l. 155:
+    the disc on top is ahead, written last), a lapped disc marked (l. 157)."""
+    state = new_game(3)
+    state.dist[1] = (3, 3, 18)  # joust: seat 1 arrived later and lies on top; seat 2 lapped
+    state.order[1] = (0, 1, 2)
+    lines = render.render(state.view(None)).splitlines()
+    joust = next(line for line in lines if "joust" in line)
+    red, blue, green = (
+        "[bold red]0[/bold red]",
+        "[bold blue]1[/bold blue]",
+        "[bold green]2[/bold green]",
+    )
+    assert f"S:- · {green}' {red}/{blue} ·" in joust
+    assert sum(line.lstrip().startswith("[") for line in lines if "(rounds" in line) == 7
 
 
 def test_changes_over_a_game_report_every_round_its_scoring_and_the_end() -> None:

@@ -22,9 +22,32 @@ from isolde_table import (
 import spielwerk
 
 
+def test_setup_seven_boards_with_one_disc_of_every_seat_on_each_start_space() -> None:
+    """Seed 004, l. 25-53 and 112: seven boards; "Auf die Startfelder eines jeden Spielbretts
+    wird von jeder Farbe 1 Spielstein gelegt." l. 87 and 117: 52 cards, six rounds."""
+    state = new_game(5)
+    view = state.view(None)
+    assert [b["board"] for b in view["boards"]] == [
+        "isolde",
+        "joust",
+        "tourney",
+        "studies",
+        "king",
+        "quest",
+        "charity",
+    ]
+    for board in view["boards"]:
+        assert sorted(d["seat"] for d in board["discs"]) == [0, 1, 2, 3, 4]
+        assert all(d["distance"] == 0 for d in board["discs"])
+    assert (view["deck"], view["round"], view["rounds"]) == (52, 1, 6)
+    assert view["scores"] == [0, 0, 0, 0, 0]
+    assert state.is_chance()
+
+
 def test_each_seat_is_dealt_five_cards_from_the_full_deck() -> None:
-    """ "Der Startspieler mischt alle Karten und verteilt reihum an jeden Spieler verdeckt 5
-    Karten." The deal is 5 cards each, one at a time, and 52 - 5n stay in the deck."""
+    """Seed 004, l. 123-125: "Der Startspieler mischt alle Karten und verteilt reihum an jeden
+    Spieler verdeckt 5 Karten." The deal is 5 cards each, one at a time, and 52 - 5n stay in the
+    deck."""
     state = new_game(4)
     assert state.view(None)["deck"] == 52
     deal(state, quiet_hands(4))
@@ -36,7 +59,8 @@ def test_each_seat_is_dealt_five_cards_from_the_full_deck() -> None:
 
 
 def test_a_kind_runs_out_in_the_deal() -> None:
-    """52 cards [seed]: there are two isolde-5 cards [design split], so a third cannot be dealt."""
+    """Seed 004, l. 87: 52 cards; the split per value is [design] (data.toml): there are two
+    isolde-5 cards, so a third cannot be dealt."""
     state = new_game(3)
     state.apply({"type": "deal", "card": "isolde-5"})
     state.apply({"type": "deal", "card": "isolde-5"})
@@ -46,8 +70,8 @@ def test_a_kind_runs_out_in_the_deal() -> None:
 
 
 def test_draft_picks_are_simultaneous_and_hidden_until_everyone_has_picked() -> None:
-    """ "Alle Spieler wählen aus ihren 5 Karten gleichzeitig 1 Karte aus ... legen sie verdeckt
-    vor sich ab." `to_move` is the set of seats still to pick; a pick stays hidden."""
+    """Seed 004, l. 131: "Alle Spieler wählen aus ihren 5 Karten gleichzeitig 1 Karte aus ... legen
+    sie verdeckt vor sich ab." `to_move` is the set of seats still to pick; a pick stays hidden."""
     state = new_game(3)
     deal(state, quiet_hands(3))
     first = state.view(1)["packet"][0]
@@ -63,8 +87,9 @@ def test_draft_picks_are_simultaneous_and_hidden_until_everyone_has_picked() -> 
 
 
 def test_hands_pass_left_in_odd_rounds_and_right_in_even_rounds() -> None:
-    """ "In Runde I werden die Karten im Uhrzeigersinn weitergegeben (also nach links). In Runde
-    II ... gegen den Uhrzeigersinn ... (also nach rechts)." Left is the next seat clockwise."""
+    """Seed 004, l. 131-139: "In Runde I werden die Karten im Uhrzeigersinn weitergegeben (also nach
+    links). In Runde II ... gegen den Uhrzeigersinn ... (also nach rechts)." Left is the next seat
+    clockwise."""
     state = new_game(3)
     hands = quiet_hands(3)
     packets = packets_for(state, hands)
@@ -91,8 +116,9 @@ def play_quietly_after_draft(state: spielwerk.State, hands: list[list[str]]) -> 
 
 
 def test_the_last_card_of_the_draft_is_kept_without_a_choice() -> None:
-    """ "Dies geht so lange weiter, bis jeder Spieler nach und nach 5 Karten ausgewählt ... hat."
-    After four picks the single card passed on is kept: the hands hold 5 cards and play begins."""
+    """Seed 004, l. 131: "Dies geht so lange weiter, bis jeder Spieler nach und nach 5 Karten
+    ausgewählt ... hat." After four picks the single card passed on is kept: the hands hold 5 cards
+    and play begins."""
     state = new_game(4)
     hands = quiet_hands(4)
     draft_into(state, hands)
@@ -103,9 +129,9 @@ def test_the_last_card_of_the_draft_is_kept_without_a_choice() -> None:
 
 
 def test_four_cards_are_played_in_turn_from_the_start_player_and_the_fifth_is_discarded() -> None:
-    """ "Beginnend mit dem Startspieler ... reihum im Uhrzeigersinn ... bis jeder Spieler 4
-    seiner 5 Karten gespielt hat. Die 5. Karte wird nicht gespielt ... ungenutzt auf den
-    Ablagestapel gelegt." """
+    """Seed 004, l. 143-147: "Beginnend mit dem Startspieler ... reihum im Uhrzeigersinn ... bis
+    jeder Spieler 4 seiner 5 Karten gespielt hat. Die 5. Karte wird nicht gespielt ... ungenutzt auf
+    den Ablagestapel gelegt." """
     state = new_game(3, start_player=2)
     draft_into(state, quiet_hands(3))
     movers = []
@@ -120,8 +146,9 @@ def test_four_cards_are_played_in_turn_from_the_start_player_and_the_fifth_is_di
 
 
 def test_the_fifth_card_is_discarded_unseen() -> None:
-    """ "Achtung: Die 5. Karte wird nicht gespielt. Sie wird ungenutzt auf den Ablagestapel
-    gelegt." After the fourth plays every hand is empty, the fifth cards lie face down."""
+    """Seed 004, l. 147: "Achtung: Die 5. Karte wird nicht gespielt. Sie wird ungenutzt auf den
+    Ablagestapel gelegt." After the fourth plays every hand is empty, the fifth cards lie face down.
+    """
     state = new_game(2)
     hands = quiet_hands(2)  # seat 0 holds isolde-2 as its fifth card
     draft_into(state, hands)
@@ -139,8 +166,8 @@ def test_the_fifth_card_is_discarded_unseen() -> None:
 
 
 def test_a_combat_card_moves_on_joust_or_tourney_at_the_players_choice() -> None:
-    """ "Mit den Karten für Lanzenstechen und Turnierkampf kann ein Spieler sich entscheiden, in
-    welcher der beiden Disziplinen er vorwärts zieht." Not split between the two."""
+    """Seed 004, l. 153: "Mit den Karten für Lanzenstechen und Turnierkampf kann ein Spieler sich
+    entscheiden, in welcher der beiden Disziplinen er vorwärts zieht." Not split between the two."""
     state = new_game(2)
     hands = [["combat-4", *quiet_hands(2)[0][1:]], quiet_hands(2)[1]]
     draft_into(state, hands)
@@ -152,9 +179,23 @@ def test_a_combat_card_moves_on_joust_or_tourney_at_the_players_choice() -> None
     assert all(distance == 0 for _, distance in discs(state, "joust"))
 
 
+def test_a_card_moves_the_disc_on_its_own_board_by_its_value() -> None:
+    """Seed 004, l. 143 and 151: "Beim Spielen dieser Karte zieht der Spieler seinen Spielstein
+    auf dem Spielbrett der Holden Isolde um 3 Felder vor." Only the card's board is offered."""
+    state = new_game(2)
+    hands = quiet_hands(2)
+    hands[0][0] = "isolde-3"
+    draft_into(state, hands)
+    legal = [a.to_json() for a in state.legal_actions() if a.params[0] == ("card", "isolde-3")]
+    assert legal == [{"type": "play", "card": "isolde-3", "board": "isolde"}]
+    play(state, "isolde-3")
+    assert discs(state, "isolde")[0] == (0, 3)
+    assert state.to_move == 1
+
+
 def test_the_start_player_passes_to_the_left_every_round() -> None:
-    """ "Nach jeder Spielrunde wird der Spieler links vom aktuellen Startspieler neuer
-    Startspieler." """
+    """Seed 004, l. 304: "Nach jeder Spielrunde wird der Spieler links vom aktuellen Startspieler
+    neuer Startspieler." """
     state = new_game(4, start_player=1)
     starts = []
     for _ in range(3):

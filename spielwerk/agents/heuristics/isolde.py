@@ -77,6 +77,11 @@ class _Table:
         self.me = me
         self.players = int(view["players"])
         self.round = int(view["round"])
+        # Points by place (or penalties), as this game's options set them (the quest's first).
+        self.tables: list[tuple[int, ...]] = [
+            tuple(board["rewards"]) if board["scoring"] != SPACES else ()
+            for board in view["boards"]
+        ]
         # rear first, as the state orders them
         self.rankings: list[list[tuple[int, int]]] = [
             [(d["seat"], d["distance"]) for d in reversed(board["discs"])]
@@ -132,16 +137,17 @@ class _Table:
         """What the board gives me if scored with this ranking (rear first)."""
         spec = BOARDS[board]
         me = self.me
-        limit = min(len(spec.table), self.players - 1)
+        full = self.tables[board]
+        limit = min(len(full), self.players - 1)
         placed = [s for s, d in reversed(ranking) if d > 0]  # front first
         if spec.scoring in (PLACES, MOVES):
-            table = spec.table[:limit]
+            table = full[:limit]
             if me in placed and placed.index(me) < len(table):
                 reward = table[placed.index(me)]
                 return reward * STEP_VALUE if spec.scoring == MOVES else float(reward)
             return 0.0
         if spec.scoring == PENALTIES:
-            table = spec.table[:limit]
+            table = full[:limit]
             on_start = [s for s, d in ranking if d == 0]
             moved = [s for s, d in ranking if d > 0]  # rear first
             if me in on_start:

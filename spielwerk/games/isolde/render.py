@@ -105,21 +105,24 @@ def colourise(text: str) -> str:
 
 
 def render_board(board: Mapping[str, Any]) -> str:
-    """One board on one line: stacks from the rear to the front, each bottom to top."""
-    rear_first = list(reversed(board["discs"]))
-    parts = []
-    for distance, group in groupby(rear_first, key=lambda d: d["distance"]):
-        stack = list(group)
-        where = "start" if distance == 0 else str(stack[0]["space"])
-        if stack[0]["laps"]:
-            where += f" (+{stack[0]['laps']} lap{'s' if stack[0]['laps'] > 1 else ''})"
-        parts.append(f"{where}: " + "/".join(disc(d["seat"]) for d in stack))
+    """One board as a track on one line: the start space `S`, then spaces 1, 2, ... (`·` where
+    no disc stands); a stack is written bottom/top, so its top disc (ahead) comes last. A disc
+    with a lap behind it carries one `'` per lap."""
+    stacks: dict[int, list[str]] = {}
+    for disc_view in reversed(board["discs"]):  # rear first: a stack bottom first
+        space = int(disc_view["space"])
+        laps = int(disc_view["laps"])
+        stacks.setdefault(space, []).append(disc(disc_view["seat"]) + "'" * laps)
+    cells = []
+    for space in range(int(board["spaces"]) + 1):
+        label = "S:" if space == 0 else ""
+        here = stacks.get(space)
+        cells.append(label + ("/".join(here) if here else ("-" if space == 0 else "·")))
     rounds = ",".join(str(r) for r in board["scored_after"])
-    now = " [bold]scored now[/bold]" if board["scored_this_round"] else ""
-    end = f"ends at {board['spaces']}" if not board["loops"] else f"{board['spaces']} spaces, loops"
-    return f"  {board_name(board['board']):<8} (rounds {rounds}; {end}){now}: " + "  |  ".join(
-        parts
-    )
+    now = ", [bold]scored now[/bold]" if board["scored_this_round"] else ""
+    end = "" if board["loops"] else ", ends at " + str(board["spaces"])
+    name = board_name(board["board"]) + " " * (8 - len(board["board"]))
+    return f"  {name} {' '.join(cells)}   (rounds {rounds}{end}{now})"
 
 
 # ---------------------------------------------------------------------- the whole table
@@ -137,7 +140,10 @@ def render(view: View) -> str:
     advanced = [name for name, on in view.get("advanced", {}).items() if on]
     if advanced:
         lines.append("Advanced rules: " + ", ".join(advanced))
-    lines.append("Boards (rear -> front; a stack bottom/top, the top disc is ahead):")
+    lines.append(
+        "Boards (S = start space, then spaces 1, 2, ...; a stack bottom/top, the top disc is "
+        "ahead; ' = a lap):"
+    )
     for board in view["boards"]:
         lines.append(render_board(board))
     shields = ", ".join(f"{seat(p, viewer)} {view['scores'][p]}" for p in range(players))

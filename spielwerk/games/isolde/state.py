@@ -9,6 +9,9 @@ player to the left.
 A board is a ranking: `order[b]` lists the seats from the rearmost disc to the foremost, and
 `dist[b][seat]` is how far that disc has travelled (laps included). Discs on the same distance
 form a stack, bottom first in `order`: the disc that arrived later lies on top and is ahead.
+
+Per-board and per-seat data are tuples held in one list per field (`dist[b]`, `hands[seat]`):
+a clone copies a few short lists, and a move or a pick replaces one tuple.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from spielwerk.games.isolde.actions import (
     TOP_BOARDS,
     keep_id,
 )
+from spielwerk.games.isolde.hidden import resample_round
 from spielwerk.games.isolde.params import (
     MOVES,
     PARAMS,
@@ -43,6 +47,7 @@ from spielwerk.games.isolde.params import (
     RESET_SPREAD,
     RESET_START,
     SPACES,
+    Board,
 )
 
 if TYPE_CHECKING:
@@ -58,6 +63,9 @@ PLAYS_OF_KIND: tuple[tuple[int, ...], ...] = tuple(
     tuple(PLAY_ID[k, b] for b in kind.boards) for k, kind in enumerate(KINDS)
 )
 
+BONUS_IDS = [BONUS + b for b in range(NUM_BOARDS)]
+"""An Isolde move may go to any board (Isolde's too). [seed]"""
+
 # Phases of a round.
 DEALING, DRAFTING, PLAYING, TIEBREAK, BONUS_MOVES, OVER = range(6)
 PHASE_NAMES = ("deal", "draft", "play", "tiebreak", "isolde_moves", "over")
@@ -65,7 +73,6 @@ PHASE_NAMES = ("deal", "draft", "play", "tiebreak", "isolde_moves", "over")
 # Logs are flat lists of ints, a fixed number per entry: cheap to copy and to compare.
 AWARD = 4  # (round, board, seat, points)
 ISOLDE_MOVE = 5  # (round, seat, place, steps, board)
-PLAYED = 3  # (seat, kind, board)
 
 
 def entries(flat: Sequence[int], width: int) -> list[tuple[int, ...]]:
@@ -74,6 +81,16 @@ def entries(flat: Sequence[int], width: int) -> list[tuple[int, ...]]:
 
 
 class IsoldeState(State):
+    """A game of Die Holde Isolde.
+
+    The table: `dist`, `order` (per board), `scores`, the public logs `awards` and `bonus_log`,
+    `round_starts` (where each round begins in the history), `start_player`. This round's cards:
+    `pool` (the face-down deck, a count per kind), `packets` (cards to pick from), `kept`,
+    `hands`, `discarded`; `phase`, `draft_step`, `bonus_queue` (Isolde moves still to make,
+    3rd place first) and `setback_seats` (advanced rule 2). `round_snapshot` is the public table
+    when the round began, from which `resample` replays the round.
+    """
+
     __slots__ = (
         "awards",
         "bonus_log",
@@ -86,17 +103,13 @@ class IsoldeState(State):
         "kept",
         "order",
         "packets",
-        "passed",
         "phase",
-        "picked",
-        "played",
         "pool",
-        "previous_played",
-        "received",
         "round_snapshot",
         "round_starts",
         "scores",
         "setback_seats",
+        "start_player",
     )
 
     game: IsoldeGame
@@ -104,15 +117,14 @@ class IsoldeState(State):
     def __init__(self, game: IsoldeGame, num_players: int, seed: int) -> None:
         super().__init__(game, num_players, seed)
         n = num_players
-        self.dist: list[list[int]] = [[0] * n for _ in BOARDS]
+        self.dist: list[tuple[int, ...]] = [(0,) * n for _ in BOARDS]
         # At the start the order in a stack does not matter [seed]: seat order.
-        self.order: list[list[int]] = [list(range(n)) for _ in BOARDS]
+        self.order: list[tuple[int, ...]] = [tuple(range(n)) for _ in BOARDS]
         self.scores = [0] * n
         # Public logs: (round, board, seat, points) and (round, seat, place, steps, board).
         self.awards: list[int] = []  # AWARD ints per award
         self.bonus_log: list[int] = []  # ISOLDE_MOVE ints per Isolde move
-        self.round_starts: tuple[int, ...] = ()
-        self.previous_played: tuple[int, ...] = ()  # last round's plays, PLAYED ints each
+        self.round_starts: tuple[int, ...] = ()  # where each round's deal begins in the history
         self._begin_round(0)
 
     # ------------------------------------------------------------------ round bookkeeping
@@ -121,21 +133,15 @@ class IsoldeState(State):
         return len(self.round_starts)
 
     @property
-    def start_player(self) -> int:
-        """The start player passes to the left after every round. [seed]"""
-        first = int(self.game.options["start_player"])
-        return (first + self.round - 1) % self.num_players
-
-    @property
     def direction(self) -> int:
         """+1: hands pass to the left (odd rounds), -1: to the right (even rounds). [seed]"""
         return PARAMS.pass_direction(self.round)
 
     def _begin_round(self, history_index: int) -> None:
         """A new round: remember the public table (for `resample`), shuffle all cards back."""
-        if self.round_starts:
-            self.previous_played = tuple(self.played)
         self.round_starts += (history_index,)
+        # The start player passes to the left after every round. [seed]
+        self.start_player = (self.game.first_start_player + self.round - 1) % self.num_players
         # The public table now: dist and order of each board, scores, the logs' lengths.
         self.round_snapshot: tuple[int, ...] = (
             *(x for d in self.dist for x in d),
@@ -150,19 +156,15 @@ class IsoldeState(State):
         n = self.num_players
         self.pool: list[int] = list(PARAMS.deck)  # the full reshuffle, every round [seed]
         self.deck_left = DECK_SIZE
-        self.packets: list[list[int]] = [[] for _ in range(n)]  # dealt / passed cards in hand
-        self.kept: list[list[int]] = [[] for _ in range(n)]  # drafted cards, face down
-        self.hands: list[list[int]] = [[] for _ in range(n)]  # the five cards to play from
-        # What each seat was dealt/passed and passed on, step after step (5, 4, 3, 2, 1 and
-        # 4, 3, 2, 1 cards), as one flat list per seat.
-        self.received: list[list[int]] = [[] for _ in range(n)]
-        self.passed: list[list[int]] = [[] for _ in range(n)]
-        self.picked = [False] * n
+        # Cards by seat, each a tuple of kinds: dealt / passed cards in hand, drafted cards
+        # (face down), the five to play from.
+        self.packets: list[tuple[int, ...]] = [()] * n
+        self.kept: list[tuple[int, ...]] = [()] * n
+        self.hands: list[tuple[int, ...]] = [()] * n
         self.draft_step = 0
-        self.played: list[int] = []  # face up, PLAYED ints per card
-        self.discarded: list[int] = []  # the unplayed fifth cards, face down
-        self.bonus_queue: list[tuple[int, int, int]] = []  # (seat, place, steps)
-        self.setback_seats: list[int] = []
+        self.discarded: tuple[int, ...] = ()  # the unplayed fifth cards, face down
+        self.bonus_queue: tuple[tuple[int, int, int], ...] = ()  # (seat, place, steps)
+        self.setback_seats: tuple[int, ...] = ()
         self.phase = DEALING
         self.to_move = CHANCE
 
@@ -195,7 +197,7 @@ class IsoldeState(State):
             return [GO_ON_TOP + i for i, b in enumerate(TOP_BOARDS) if self._can_go_on_top(b)] + [
                 KEEP_ORDER
             ]
-        return [BONUS + b for b in range(NUM_BOARDS)]
+        return BONUS_IDS.copy()
 
     def chance_ids(self) -> list[tuple[int, float]]:
         total = self.deck_left
@@ -229,22 +231,19 @@ class IsoldeState(State):
     # 1. Deal: 5 cards to each seat from the full shuffled deck. [seed]
     def _deal(self, kind: int) -> None:
         n = self.num_players
-        receiver = (self.start_player + DECK_SIZE - self.deck_left) % n
+        receiver = self.deal_receiver()
         self.pool[kind] -= 1
         self.deck_left -= 1
-        self.packets[receiver].append(kind)
+        self.packets[receiver] += (kind,)
         if self.deck_left == DECK_SIZE - HAND * n:
-            for seat, packet in enumerate(self.packets):
-                packet.sort()
-                self.received[seat].extend(packet)
+            self.packets = [tuple(sorted(packet)) for packet in self.packets]
             self.phase = DRAFTING
-            self.to_move = frozenset(range(self.num_players))
+            self.to_move = frozenset(range(n))
 
     # 2. Draft: everybody keeps 1 card face down at once, then passes the rest. [seed]
     def _keep(self, seat: int, kind: int) -> None:
-        self.packets[seat].remove(kind)
-        self.kept[seat].append(kind)
-        self.picked[seat] = True
+        self.packets[seat] = _without(self.packets[seat], kind)
+        self.kept[seat] += (kind,)
         deciding = self.to_move
         assert isinstance(deciding, frozenset)
         waiting = deciding - {seat}
@@ -253,68 +252,65 @@ class IsoldeState(State):
             return
         n = self.num_players
         step = self.direction
-        passed = self.packets
-        self.packets = [passed[(seat - step) % n] for seat in range(n)]
-        for seat in range(n):
-            self.passed[seat].extend(passed[seat])
-            self.received[seat].extend(self.packets[seat])
-        self.picked = [False] * n
+        given = self.packets
+        self.packets = [given[(s - step) % n] for s in range(n)]
         self.draft_step += 1
         if self.draft_step < DRAFT_PICKS:
             self.to_move = frozenset(range(n))
             return
         # The last card passed on is kept without a choice; the five go to the hand. [seed]
-        for seat in range(n):
-            self.kept[seat].extend(self.packets[seat])
-            self.packets[seat] = []
-            self.hands[seat] = sorted(self.kept[seat])
-            self.kept[seat] = []
+        self.hands = [tuple(sorted(k + p)) for k, p in zip(self.kept, self.packets, strict=True)]
+        self.kept = [()] * n
+        self.packets = [()] * n
         self.phase = PLAYING
         self.to_move = self.start_player
 
     # 3. Play 4 cards each, one per turn, clockwise from the start player. [seed]
     def _play(self, seat: int, kind: int, board: int) -> None:
-        self.hands[seat].remove(kind)
-        self.played.extend((seat, kind, board))
+        self.hands[seat] = _without(self.hands[seat], kind)
         self._move(board, seat, KINDS[kind].value)
         n = self.num_players
-        if len(self.played) < PLAYED * PARAMS.cards_played * n:
+        last = (self.start_player - 1) % n
+        if seat != last or len(self.hands[seat]) > HAND - PARAMS.cards_played:
             self.to_move = (seat + 1) % n
             return
-        for hand in self.hands:  # the fifth card is discarded unseen [seed]
-            self.discarded.extend(hand)
-            hand.clear()
+        # The fifth card is discarded unseen. [seed]
+        self.discarded = tuple(card for hand in self.hands for card in hand)
+        self.hands = [()] * n
         self._begin_scoring()
 
     def _move(self, board: int, seat: int, steps: int) -> None:
         """Move a disc forward; it lands on top of any stack there. [seed] The king's disc
         stops at the last space, surplus steps are lost; a disc already there stays. [seed]"""
-        dist = self.dist[board]
-        target = dist[seat] + steps
+        now = self.dist[board][seat]
         spec = BOARDS[board]
-        if spec.cap:
-            target = min(target, spec.spaces)
-        if target == dist[seat]:
-            return
-        order = self.order[board]
-        order.remove(seat)
-        dist[seat] = target
-        place = len(order)
-        while place and dist[order[place - 1]] > target:
-            place -= 1
-        order.insert(place, seat)
+        target = min(now + steps, spec.spaces) if spec.cap else now + steps
+        if target != now:
+            self._set_disc(board, seat, target, on_top=True)
 
     def _move_back(self, board: int, seat: int, steps: int) -> None:
         """Move a disc back, never behind the start; it goes under any stack there. [design]"""
+        now = self.dist[board][seat]
+        target = max(0, now - steps)
+        if target != now:
+            self._set_disc(board, seat, target, on_top=False)
+
+    def _set_disc(self, board: int, seat: int, target: int, *, on_top: bool) -> None:
+        """Put a seat's disc at distance `target`, on top of the discs there (ahead of them) or
+        under them (behind them)."""
         dist = self.dist[board]
-        target = max(0, dist[seat] - steps)
-        order = self.order[board]
-        order.remove(seat)
-        dist[seat] = target
-        place = 0
-        while place < len(order) and dist[order[place]] < target:
-            place += 1
+        order = [other for other in self.order[board] if other != seat]
+        if on_top:
+            place = len(order)
+            while place and dist[order[place - 1]] > target:
+                place -= 1
+        else:
+            place = 0
+            while place < len(order) and dist[order[place]] < target:
+                place += 1
         order.insert(place, seat)
+        self.order[board] = tuple(order)
+        self.dist[board] = (*dist[:seat], target, *dist[seat + 1 :])
 
     # 4. Scoring.
     def _begin_scoring(self) -> None:
@@ -338,13 +334,7 @@ class IsoldeState(State):
         return any(dist[other] == here for other in above)
 
     def _go_on_top(self, board: int, seat: int) -> None:
-        dist = self.dist[board]
-        order = self.order[board]
-        order.remove(seat)
-        place = len(order)
-        while place and dist[order[place - 1]] > dist[seat]:
-            place -= 1
-        order.insert(place, seat)
+        self._set_disc(board, seat, self.dist[board][seat], on_top=True)
 
     def placed(self, board: int) -> list[int]:
         """Seats ranked on a board, front first, leaving out discs on the start space: those
@@ -362,9 +352,9 @@ class IsoldeState(State):
         if self.round in BOARDS[ISOLDE].scored_after:
             table = BOARDS[ISOLDE].table
             ranked = self.placed(ISOLDE)[: self.rewarded_places(len(table))]
-            self.bonus_queue = [(seat, place, table[place]) for place, seat in enumerate(ranked)]
-            self.bonus_queue.reverse()
-            self.setback_seats = list(ranked)  # front first
+            front_first = [(seat, place, table[place]) for place, seat in enumerate(ranked)]
+            self.bonus_queue = tuple(reversed(front_first))
+            self.setback_seats = tuple(ranked)
         self._next_bonus_move()
 
     def _next_bonus_move(self) -> None:
@@ -377,7 +367,7 @@ class IsoldeState(State):
             # first, so that two discs stepping back onto one space keep their order [design].
             for seat in sorted(self.setback_seats, key=self._isolde_rank):
                 self._move_back(ISOLDE, seat, 1)
-        self.setback_seats = []
+        self.setback_seats = ()
         self._score_boards()
 
     def _isolde_rank(self, seat: int) -> int:
@@ -385,7 +375,7 @@ class IsoldeState(State):
         return len(self.order[ISOLDE]) - 1 - self.order[ISOLDE].index(seat)
 
     def _bonus_move(self, board: int) -> None:
-        seat, place, steps = self.bonus_queue.pop(0)
+        (seat, place, steps), self.bonus_queue = self.bonus_queue[0], self.bonus_queue[1:]
         self.bonus_log.extend((self.round, seat, place, steps, board))
         self._move(board, seat, steps)
         self._next_bonus_move()
@@ -412,16 +402,15 @@ class IsoldeState(State):
         """Last place loses table[0], second-to-last table[1]. Every disc still on the start
         space is last and takes table[0]; the next entries go to the rearmost discs that have
         moved. [seed] With 2 players only table[0] is given. [design]"""
-        limit = self.rewarded_places(len(table))
+        penalties = table[: self.rewarded_places(len(table))]
         dist = self.dist[board]
         on_start = [seat for seat in self.order[board] if dist[seat] == 0]
         moved = [seat for seat in self.order[board] if dist[seat] > 0]  # rearmost first
-        rest = table[:limit]
         if on_start:
             for seat in sorted(on_start):
-                self._award(board, seat, table[0])
-            rest = table[1:limit]
-        for seat, points in zip(moved, rest, strict=False):
+                self._award(board, seat, penalties[0])
+            penalties = penalties[1:]
+        for seat, points in zip(moved, penalties, strict=False):
             self._award(board, seat, points)
 
     def _award(self, board: int, seat: int, points: int) -> None:
@@ -434,11 +423,9 @@ class IsoldeState(State):
         if self.round == PARAMS.reset_after_round:
             self._reset_boards()
         if self.round == PARAMS.rounds:
-            self.previous_played = tuple(self.played)
-            self.pool = list(PARAMS.deck)
+            self.pool = list(PARAMS.deck)  # the cards go back to the box
             self.deck_left = DECK_SIZE
-            self.played = []
-            self.discarded = []
+            self.discarded = ()
             self.phase = OVER
             self.to_move = TERMINAL
             return
@@ -446,20 +433,20 @@ class IsoldeState(State):
 
     def _reset_boards(self) -> None:
         advanced = self.game.reset_rule
+        n = self.num_players
         for board, spec in enumerate(BOARDS):
             how = spec.advanced_reset if advanced else spec.reset
-            dist = self.dist[board]
             if how == RESET_START:
-                for seat in range(self.num_players):
-                    dist[seat] = 0  # order kept: on the start space it does not count
+                self.dist[board] = (0,) * n  # order kept: on the start space it does not count
             elif how == RESET_SPREAD:
                 # Advanced rule 3: the last disc to the start, the second-to-last to space 1,
                 # ... in order; discs tied on the start space stay there. [seed]
-                order = self.order[board]
+                order, dist = self.order[board], self.dist[board]
                 first = 1 if dist[order[0]] == 0 else 0
-                moved = [seat for seat in order if dist[seat] > 0]
-                for offset, seat in enumerate(moved):
-                    dist[seat] = first + offset
+                spread = list(dist)
+                for offset, seat in enumerate(s for s in order if dist[s] > 0):
+                    spread[seat] = first + offset
+                self.dist[board] = tuple(spread)
             else:
                 assert how == RESET_NONE
 
@@ -471,47 +458,40 @@ class IsoldeState(State):
         new.seed = self.seed
         new.history = self.history.copy()
         new.to_move = self.to_move
-        new.dist = [d.copy() for d in self.dist]
-        new.order = [o.copy() for o in self.order]
+        new.dist = self.dist.copy()  # lists of tuples: copying the list is enough
+        new.order = self.order.copy()
         new.scores = self.scores.copy()
         new.awards = self.awards.copy()
         new.bonus_log = self.bonus_log.copy()
         new.round_starts = self.round_starts
         new.round_snapshot = self.round_snapshot
-        new.previous_played = self.previous_played
         new.pool = self.pool.copy()
         new.deck_left = self.deck_left
-        new.packets = [p.copy() for p in self.packets]
-        new.kept = [k.copy() for k in self.kept]
-        new.hands = [h.copy() for h in self.hands]
-        new.received = [r.copy() for r in self.received]
-        new.passed = [p.copy() for p in self.passed]
-        new.picked = self.picked.copy()
+        new.packets = self.packets.copy()
+        new.kept = self.kept.copy()
+        new.hands = self.hands.copy()
         new.draft_step = self.draft_step
-        new.played = self.played.copy()
-        new.discarded = self.discarded.copy()
-        new.bonus_queue = self.bonus_queue.copy()
-        new.setback_seats = self.setback_seats.copy()
+        new.discarded = self.discarded
+        new.bonus_queue = self.bonus_queue
+        new.setback_seats = self.setback_seats
         new.phase = self.phase
+        new.start_player = self.start_player
         return new
 
     def resample(self, player: int | None, rng: random.Random) -> Self:
         """A state `player` cannot tell from this one, the hidden cards of every round dealt
         afresh (see `spielwerk/games/isolde/hidden.py`), then the current round replayed from
         its public start so that every derived field agrees with the new history."""
-        from spielwerk.games.isolde.hidden import resample_round
-
         history = self.history.copy()
         n = self.num_players
-        first = int(self.game.options["start_player"])
+        first = self.game.first_start_player
         for index, start in enumerate(self.round_starts):
-            round_number = index + 1
             resample_round(
                 history,
                 start,
                 n,
                 (first + index) % n,
-                PARAMS.pass_direction(round_number),
+                PARAMS.pass_direction(index + 1),
                 player,
                 rng,
             )
@@ -519,8 +499,8 @@ class IsoldeState(State):
         new.seed = rng.randrange(2**31)  # the true seed would predict the real deal
         snapshot = self.round_snapshot
         size = n * NUM_BOARDS
-        new.dist = [list(snapshot[b * n : b * n + n]) for b in range(NUM_BOARDS)]
-        new.order = [list(snapshot[size + b * n : size + b * n + n]) for b in range(NUM_BOARDS)]
+        new.dist = [tuple(snapshot[b * n : b * n + n]) for b in range(NUM_BOARDS)]
+        new.order = [tuple(snapshot[size + b * n : size + b * n + n]) for b in range(NUM_BOARDS)]
         new.scores = list(snapshot[2 * size : 2 * size + n])
         del new.awards[snapshot[-2] :]
         del new.bonus_log[snapshot[-1] :]
@@ -568,11 +548,63 @@ class IsoldeState(State):
             "isolde_order": self.placed(ISOLDE),
         }
 
+    # ------------------------------------------------------------------ read from the history
+    def plays(self, *, last_round: bool = False) -> list[tuple[int, int, int]]:
+        """(seat, kind, board) of every card played this round (after the end: none), or in
+        the round before (after the end: the last round), in the order played."""
+        starts = (*self.round_starts, len(self.history))
+        over = self.phase == OVER
+        if over and not last_round:
+            return []
+        index = len(self.round_starts) - (2 if last_round and not over else 1)  # the round asked
+        if index < 0:
+            return []
+        found = []
+        for actor, action_id in self.history[starts[index] : starts[index + 1]]:
+            if PLAY <= action_id < BONUS:
+                kind, board = PLAY_PAIRS[action_id - PLAY]
+                found.append((actor, kind, board))
+        return found
+
+    def draft_log(self, seat: int) -> tuple[list[list[int]], list[list[int]]]:
+        """The packets `seat` held in this round's draft, read from the round's history (the
+        deal, then the picks step by step): the cards it was dealt (step 1) or passed (steps 2-5)
+        and, for each finished step, the cards it passed on. Empty until the deal is over; after
+        the end, the last round's."""
+        n = self.num_players
+        deal_start = self.round_starts[-1]
+        picks_start = deal_start + HAND * n
+        if len(self.history) < picks_start:
+            return [], []
+        dealt = self.history[deal_start:picks_start]
+        first = self.start_player
+        # Packet q: the cards dealt to seat q (its k-th card is the k-th round of the deal).
+        packets = [
+            sorted(dealt[k * n + (q - first) % n][1] - DEAL for k in range(HAND)) for q in range(n)
+        ]
+        picks = self.history[picks_start : picks_start + DRAFT_PICKS * n]
+        steps_done = len(picks) // n
+        direction = self.direction
+        received: list[list[int]] = []
+        passed: list[list[int]] = []
+        for step in range(steps_done + 1):
+            mine = (seat - step * direction) % n  # the packet this seat holds at this step
+            received.append(packets[mine].copy())
+            if step == steps_done:
+                break
+            for actor, action_id in picks[step * n : step * n + n]:
+                packets[(actor - step * direction) % n].remove((action_id - KEEP) % NUM_KINDS)
+            passed.append(packets[mine].copy())
+        return received, passed
+
     # ------------------------------------------------------------------ what a seat sees
     def view(self, player: int | None) -> dict[str, Any]:
         name = _kind_name
         to_move: Any = self.to_move
+        drafting = self.phase == DRAFTING
+        deciding: frozenset[int] = frozenset()  # who has still to pick in the draft
         if isinstance(to_move, frozenset):
+            deciding = to_move
             to_move = sorted(to_move)
         elif to_move == CHANCE:
             to_move = "chance"
@@ -609,19 +641,20 @@ class IsoldeState(State):
                 for s, place, steps in self.bonus_queue
             ],
             "deck": self.deck_left,
-            "draft_step": self.draft_step + 1 if self.phase == DRAFTING else None,
-            "picked": self.picked.copy() if self.phase == DRAFTING else None,
+            "draft_step": self.draft_step + 1 if drafting else None,
+            "picked": (
+                [seat not in deciding for seat in range(self.num_players)] if drafting else None
+            ),
             "kept_counts": [len(k) for k in self.kept],
             "hand_sizes": [len(p) + len(h) for p, h in zip(self.packets, self.hands, strict=True)],
             **self._private_view(player),
             "played": [
-                {"seat": s, "card": name(k), "board": BOARDS[b].id}
-                for s, k, b in entries(self.played, PLAYED)
+                {"seat": s, "card": name(k), "board": BOARDS[b].id} for s, k, b in self.plays()
             ],
             "discarded": len(self.discarded),
             "last_round_played": [
                 {"seat": s, "card": name(k), "board": BOARDS[b].id}
-                for s, k, b in entries(self.previous_played, PLAYED)
+                for s, k, b in self.plays(last_round=True)
             ],
             "result": self.result() if self.to_move == TERMINAL else None,
         }
@@ -631,12 +664,13 @@ class IsoldeState(State):
         name = _kind_name
         if player is None:
             return dict.fromkeys(("packet", "kept", "hand", "received", "passed"))
+        received, passed = self.draft_log(player)
         return {
             "packet": [name(k) for k in self.packets[player]],
             "kept": [name(k) for k in self.kept[player]],
             "hand": [name(k) for k in self.hands[player]],
-            "received": _steps(self.received[player], HAND),
-            "passed": _steps(self.passed[player], HAND - 1),
+            "received": [[name(k) for k in cards] for cards in received],
+            "passed": [[name(k) for k in cards] for cards in passed],
         }
 
     def _board_view(self, board: int, round_number: int) -> dict[str, Any]:
@@ -650,6 +684,8 @@ class IsoldeState(State):
         return {
             "board": spec.id,
             "name": spec.name,
+            "scoring": spec.scoring,
+            "rewards": _rewards(spec, self.game.tables[board]),
             "scored_after": sorted(spec.scored_after),
             "scored_this_round": round_number in spec.scored_after,
             "spaces": spec.spaces,
@@ -688,7 +724,7 @@ class IsoldeState(State):
     def component_zones(self) -> Mapping[str, Sequence[int]]:
         zones: dict[str, Sequence[int]] = {
             "deck": [k for k, count in enumerate(self.pool) for _ in range(count)],
-            "played": self.played[1::PLAYED],
+            "played": [kind for _, kind, _ in self.plays()],
             "discarded": self.discarded,
         }
         for seat in range(self.num_players):
@@ -698,15 +734,19 @@ class IsoldeState(State):
         return zones
 
 
+def _without(cards: tuple[int, ...], kind: int) -> tuple[int, ...]:
+    """The cards with one card of `kind` taken out."""
+    at = cards.index(kind)
+    return cards[:at] + cards[at + 1 :]
+
+
 def _kind_name(kind: int) -> str:
     return KINDS[kind].name
 
 
-def _steps(flat: Sequence[int], first: int) -> list[list[str]]:
-    """Cards seen step by step (`first` cards, then one fewer each step), by name."""
-    steps, at, size = [], 0, first
-    while at < len(flat):
-        steps.append([_kind_name(k) for k in flat[at : at + size]])
-        at += size
-        size -= 1
-    return steps
+def _rewards(spec: Board, table: tuple[int, ...]) -> list[Any]:
+    """A board's points table as the view shows it: by place, front first (Isolde: spaces),
+    penalties last place first, or the king's [from space, points] pairs."""
+    if spec.scoring == SPACES:
+        return [list(pair) for pair in spec.space_points]
+    return list(table)
