@@ -136,6 +136,8 @@ def describe_option(spec: OptionSpec) -> str:
     text = f"{spec.name}={spec.default}"
     if spec.choices:
         text += f" ({' | '.join(map(str, spec.choices))})"
+    elif spec.type is bool:
+        text += " (False | True)"
     elif spec.minimum is not None or spec.maximum is not None:
         low = "" if spec.minimum is None else spec.minimum
         high = "" if spec.maximum is None else spec.maximum

@@ -156,7 +156,8 @@ def fingerprint(state: State) -> dict[str, Any]:
             except AttributeError:
                 result[name] = _UNSET
                 continue
-            result[name] = _snapshot(value)
+            # The history holds (actor, id) pairs of ints by contract: a plain copy will do.
+            result[name] = list(value) if name == "history" else _snapshot(value)
     for name, value in getattr(state, "__dict__", {}).items():
         if name != "game":
             result[f"__dict__.{name}"] = _snapshot(value)
