@@ -23,6 +23,7 @@ from itertools import product
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
+from spielwerk.core.hidden import place_played_draws
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.inkspell.actions import (
     ADVANTAGE,
@@ -964,12 +965,8 @@ class InkspellState(State):
         for q in range(self.num_players):
             if q == player:
                 continue
-            free = list(self.advantage_draws[q])
-            for turn_start, _, card in self.advantage_plays[q]:
-                earlier = [slot for slot in free if slot < turn_start]
-                slot = earlier[rng.randrange(len(earlier))]
-                free.remove(slot)
-                history[slot] = (CHANCE, DRAW_ADVANTAGE + card)
+            used = ((turn_start, card) for turn_start, _, card in self.advantage_plays[q])
+            free = place_played_draws(history, self.advantage_draws[q], used, DRAW_ADVANTAGE, rng)
             if over:
                 revealed = sorted(card for _, card in self.held[q])
                 rng.shuffle(revealed)

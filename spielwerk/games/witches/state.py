@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
+from spielwerk.core.hidden import place_played_draws
 from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.witches.actions import CHANGE_TRUMP, DRAW, KEEP_TRUMP, NUM_CARDS
@@ -281,12 +282,7 @@ class WitchesState(State):
         for q in range(self.num_players):
             if q == player:
                 continue
-            free = list(self.draw_slots[q])
-            for when, card in self.hidden_plays[q]:  # in the order they were played
-                earlier = [slot for slot in free if slot < when]
-                slot = earlier[rng.randrange(len(earlier))]
-                free.remove(slot)
-                history[slot] = (CHANCE, DRAW + card)
+            free = place_played_draws(history, self.draw_slots[q], self.hidden_plays[q], DRAW, rng)
             held = []
             for slot in free:
                 card = next(deal)
