@@ -12,7 +12,14 @@ from collections.abc import Sequence
 
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.sim.plan import GameSpec
-from spielwerk.sim.runner import GameRow, Progress, chunked, play_chunk
+from spielwerk.sim.runner import (
+    POLL_SECONDS,
+    GameRow,
+    Progress,
+    chunked,
+    interrupt_flag,
+    play_chunk,
+)
 
 
 def run_ray(
@@ -36,18 +43,16 @@ def run_ray(
         resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
         workers = max(1, int(resources.get("CPU", 1)))
         pending = [remote_chunk.remote(chunk) for chunk in chunked(specs, workers)]
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
+        with interrupt_flag() as interrupted:
+            while pending and not interrupted.is_set():
+                done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
                 for chunk_rows in ray.get(done):
                     rows.extend(chunk_rows)
                     if progress is not None:
                         progress(len(chunk_rows))
-        except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref)
-            return rows, True
-        return rows, False
+        return rows, bool(pending)
     finally:
         if started_here:
             ray.shutdown()

@@ -3,15 +3,18 @@
 Games are sent in chunks (a random game can take well under a millisecond, a task's overhead
 more); each game's result depends on its GameSpec alone, and results come back sorted by game
 index, so every backend and job count gives identical results. Ctrl-C cancels the games not yet
-started, lets running chunks finish, and returns what finished.
+started, lets running chunks finish, and returns what finished (see `interrupt_flag`).
 """
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 
 from spielwerk.agents import make_agent
 from spielwerk.core.registry import load
@@ -135,6 +138,33 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def interrupt_flag() -> Iterator[threading.Event]:
+    """An event that Ctrl-C sets instead of raising KeyboardInterrupt.
+
+    A KeyboardInterrupt raised inside `concurrent.futures.wait` can leave a future's lock held,
+    and the pool's result thread then blocks on it forever; polling a flag never interrupts
+    library code. Outside the main thread (no signal handlers there) the event stays unset.
+    """
+    interrupted = threading.Event()
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        interrupted.set()
+
+    try:
+        previous = signal.signal(signal.SIGINT, handler)
+    except ValueError:
+        yield interrupted
+        return
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+POLL_SECONDS = 0.1
+
+
 def _run_processes(
     specs: Sequence[GameSpec], jobs: int, progress: Progress | None
 ) -> tuple[list[GameRow], bool]:
@@ -149,17 +179,15 @@ def _run_processes(
             if progress is not None:
                 progress(len(chunk_rows))
 
-    try:
-        for chunk in chunked(specs, jobs):
-            pending.add(pool.submit(play_chunk, chunk))
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            collect(done)
-    except KeyboardInterrupt:
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True)
+    with interrupt_flag() as interrupted:
+        try:
+            for chunk in chunked(specs, jobs):
+                pending.add(pool.submit(play_chunk, chunk))
+            while pending and not interrupted.is_set():
+                done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                collect(done)
+        finally:
+            # Chunks not started are dropped; running ones finish and are kept.
+            pool.shutdown(wait=True, cancel_futures=True)
         collect({f for f in pending if f.done() and not f.cancelled()})
-        return rows, True
-    pool.shutdown(wait=True)
-    return rows, False
+    return rows, bool(pending)
