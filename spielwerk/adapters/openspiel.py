@@ -85,6 +85,7 @@ class SpielwerkOpenSpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.inner = state
         self._offset = state.game.actions.num_player_actions
+        self._recall: PerfectRecall | None = None
 
     # -- whose turn
     def current_player(self) -> int:
@@ -127,7 +128,9 @@ class SpielwerkOpenSpielState(pyspiel.State):  # type: ignore[misc]
 
     # -- information
     def information_state_string(self, player: int | None = None) -> str:
-        return infostate_string(self.inner, self.current_player() if player is None else player)
+        if self._recall is None:
+            self._recall = PerfectRecall(self.inner)
+        return self._recall.text(self.inner, self.current_player() if player is None else player)
 
     def observation_string(self, player: int | None = None) -> str:
         seat = self.current_player() if player is None else player
@@ -142,21 +145,52 @@ class SpielwerkOpenSpielState(pyspiel.State):  # type: ignore[misc]
         return SpielwerkOpenSpielState(self.get_game(), self.inner.resample(player_id, rng))
 
     def clone(self) -> SpielwerkOpenSpielState:
-        return SpielwerkOpenSpielState(self.get_game(), self.inner.clone())
+        copy = SpielwerkOpenSpielState(self.get_game(), self.inner.clone())
+        if self._recall is not None:
+            copy._recall = self._recall.copy()
+        return copy
 
     def __str__(self) -> str:
         return json.dumps(self.inner.view(None), sort_keys=True)
 
 
+class PerfectRecall:
+    """Every seat's perfect-recall log of one game: each action of the history as that seat may
+    see it (`State.describe` in the state the action was taken in).
+
+    Kept per OpenSpiel state and extended as its history grows, so a search that walks down a
+    game asking each node's information state replays the game once, not once per node.
+    """
+
+    __slots__ = ("lines", "replay")
+
+    def __init__(self, state: State) -> None:
+        self.replay = state.game.new_state(state.num_players, seed=state.seed)
+        self.lines: list[list[str]] = [[f"seat {seat}"] for seat in range(state.num_players)]
+
+    def copy(self) -> PerfectRecall:
+        other = PerfectRecall.__new__(PerfectRecall)
+        other.replay = self.replay.clone()
+        other.lines = [list(lines) for lines in self.lines]
+        return other
+
+    def text(self, state: State, player: int) -> str:
+        """`player`'s log of `state`, whose history extends the one replayed so far."""
+        if not 0 <= player < len(self.lines):
+            raise ValueError(f"no seat {player} has an information state")
+        table = state.game.actions
+        replay = self.replay
+        for actor, aid in state.history[len(replay.history) :]:
+            action = table[aid]
+            for seat, lines in enumerate(self.lines):
+                lines.append(replay.describe(action, seat))
+            replay.apply_trusted(aid, actor)
+        return "\n".join(self.lines[player])
+
+
 def infostate_string(state: State, player: int) -> str:
     """Perfect recall for `player`: each action of the history as that seat may see it."""
-    table = state.game.actions
-    replay = state.game.new_state(state.num_players, seed=state.seed)
-    lines = [f"seat {player}"]
-    for actor, aid in state.history:
-        lines.append(replay.describe(table[aid], player))
-        replay.apply_trusted(aid, actor)
-    return "\n".join(lines)
+    return PerfectRecall(state).text(state, player)
 
 
 class SpielwerkObserver:

@@ -9,7 +9,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import spielwerk
-from spielwerk.adapters.openspiel import register
+from spielwerk.adapters.openspiel import infostate_string, register
 from spielwerk.core.conformance import games_under_test
 
 NAMES = register()
@@ -56,6 +56,40 @@ def test_observation_tensor_and_information_state() -> None:
     info = state.information_state_string(0)
     assert all(card in info for card in own)
     assert not any(card in info for card in others if card not in own)
+
+
+@pytest.mark.parametrize("name", games_under_test())
+def test_information_state_kept_along_the_game_is_the_replayed_one(name: str) -> None:
+    """The log a state keeps and extends as it moves on is, at every step and for every seat,
+    the log replayed from the start of the game; a clone that goes its own way keeps its own."""
+    players = spielwerk.load(name).min_players
+    game = pyspiel.load_game(f"spielwerk_{name}(players={players})")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+
+    def advance(state: pyspiel.State) -> None:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+    step = 0
+    while not state.is_terminal():
+        seat = step % players
+        assert state.information_state_string(seat) == infostate_string(state.inner, seat)
+        if step % 7 == 3:
+            branch = state.clone()
+            for _ in range(3):
+                if not branch.is_terminal():
+                    advance(branch)
+            assert branch.information_state_string(seat) == infostate_string(branch.inner, seat)
+        advance(state)
+        step += 1
+    for seat in range(players):
+        assert state.information_state_string(seat) == infostate_string(state.inner, seat)
+    with pytest.raises(ValueError, match="no seat"):
+        state.information_state_string(players)
 
 
 def play(game: pyspiel.Game, bots: dict[int, pyspiel.Bot], seed: int) -> pyspiel.State:
