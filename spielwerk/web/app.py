@@ -288,6 +288,23 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         summary["finished"] = table.state.is_terminal()
         return JSONResponse(summary)
 
+    @app.get("/api/tables/{table_id}/record")
+    async def get_record(request: Request, table_id: str) -> Response:
+        """The finished game as a spielwerk record (`spielwerk replay` plays it back). Only at
+        the end: the record holds every chance outcome, hidden cards included."""
+        try:
+            table = await hub_of(request).get(table_id)
+        except TableNotFound as error:
+            return _error(404, str(error))
+        except ClientError as error:
+            return _error(400, str(error))
+        if not table.state.is_terminal():
+            return _error(409, "the record is published when the game is over")
+        return JSONResponse(
+            table.state.to_record(),
+            headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'},
+        )
+
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:
         """Liveness, and how much the server holds in memory (tables rebuilt from the

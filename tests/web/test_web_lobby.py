@@ -10,7 +10,7 @@ import sys
 
 import httpx
 import pytest
-from web_parts import Server
+from web_parts import Server, wait_until
 
 import spielwerk
 
@@ -98,3 +98,25 @@ def test_serve_on_a_taken_port_says_so(sqlite_url: str) -> None:
     assert done.returncode == 3
     assert "address already in use" in done.stderr
     assert "the lobby is at" not in done.stderr
+
+
+def test_a_finished_table_offers_its_record_and_an_unfinished_one_does_not(
+    shared_server: Server,
+) -> None:
+    """The record (every chance outcome, hidden cards included) is published at the end only;
+    `spielwerk.replay` plays it back to the same result."""
+    running = shared_server.create("witches", ["human", "random"])
+    early = httpx.get(f"{shared_server.base}/api/tables/{running['id']}/record", timeout=30)
+    assert early.status_code == 409 and "when the game is over" in early.json()["message"]
+    missing = httpx.get(f"{shared_server.base}/api/tables/nope/record", timeout=30)
+    assert missing.status_code == 404
+
+    bots = shared_server.create("inkheart_dice", ["random", "random", "heuristic"])
+    url = f"{shared_server.base}/api/tables/{bots['id']}"
+    wait_until(lambda: httpx.get(url, timeout=30).json()["finished"], 60, "the bots to finish")
+    answer = httpx.get(f"{url}/record", timeout=30)
+    assert answer.status_code == 200
+    assert f'filename="{bots["id"]}.json"' in answer.headers["content-disposition"]
+    record = answer.json()
+    state = spielwerk.replay(record)
+    assert state.is_terminal() and state.result() == record["result"]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from web_client import Player
-from web_parts import Server, alive, wait_until
+from web_parts import Server, alive, stored_record, wait_until
 
 import spielwerk
 from spielwerk.web.storage import Storage
@@ -19,19 +19,7 @@ from spielwerk.web.storage import Storage
 def stored_state(db_url: str, table_id: str) -> spielwerk.State:
     """The table as the database holds it, replayed (every action re-checked)."""
     storage = Storage(db_url)
-    row = storage.load_table(table_id)
-    assert row is not None
-    record = {
-        "format": "spielwerk-record/1",
-        "game": row.game,
-        "options": row.options,
-        "players": row.players,
-        "seed": row.seed,
-        "actions": [
-            {"actor": "chance" if a.actor < 0 else a.actor, "action": a.action}
-            for a in storage.load_actions(table_id)
-        ],
-    }
+    record = stored_record(storage, table_id)
     storage.close()
     return spielwerk.replay(record)
 

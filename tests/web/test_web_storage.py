@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from web_parts import stored_record
 
 import spielwerk
 from spielwerk.web.bots import BotPool
@@ -242,20 +243,7 @@ def test_replay_checks_every_stored_action(db_url: str) -> None:
         hub = _hub(db_url)
         table_id, _ = await hub.create(_request("witches", 3))
         await _play_random(hub, table_id, random.Random(5))
-        row = hub.storage.load_table(table_id)
-        assert row is not None
-        record = {
-            "format": "spielwerk-record/1",
-            "game": row.game,
-            "options": row.options,
-            "players": row.players,
-            "seed": row.seed,
-            "actions": [
-                {"actor": "chance" if a.actor < 0 else a.actor, "action": a.action}
-                for a in hub.storage.load_actions(table_id)
-            ],
-        }
-        assert spielwerk.replay(record).is_terminal()
+        assert spielwerk.replay(stored_record(hub.storage, table_id)).is_terminal()
         await hub.close()
 
     asyncio.run(scenario())

@@ -24,6 +24,8 @@ from typing import Any
 import httpx
 import pytest
 
+from spielwerk.web.storage import Storage
+
 CHROMIUM = os.environ.get("SPIELWERK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -279,3 +281,21 @@ def chromium_available() -> str:
     except ImportError:
         missing("the playwright package is not installed (the dev extra)")
     return CHROMIUM
+
+
+def stored_record(storage: Storage, table_id: str) -> dict[str, Any]:
+    """The table as the database holds it, written as a spielwerk record (built here from the
+    rows, not by the server, so replaying it checks what was stored)."""
+    row = storage.load_table(table_id)
+    assert row is not None
+    return {
+        "format": "spielwerk-record/1",
+        "game": row.game,
+        "options": row.options,
+        "players": row.players,
+        "seed": row.seed,
+        "actions": [
+            {"actor": "chance" if a.actor < 0 else a.actor, "action": a.action}
+            for a in storage.load_actions(table_id)
+        ],
+    }

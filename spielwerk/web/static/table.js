@@ -167,7 +167,10 @@ function renderResult() {
     result.outcome ? h("p", { text: `${result.outcome === "win" ? "Won" : "Lost"}${result.reason ? `: ${result.reason}` : ""}` }) : null,
     result.end ? h("p", { class: "small", text: `The game ended: ${result.end}.` }) : null,
     result.tie_break ? h("p", { class: "small", text: `Tie-break: ${result.tie_break}` }) : null,
-    h("p", {}, h("a", { href: "/", text: "Back to the lobby" })),
+    h("p", {},
+      h("a", { id: "record", href: `/api/tables/${encodeURIComponent(tableId)}/record`, text: "Download the record" }),
+      " · ",
+      h("a", { href: "/", text: "Back to the lobby" })),
   ].filter(Boolean));
 }
 
