@@ -165,10 +165,16 @@ def result_table(state: State, labels: Sequence[str] | None = None) -> Table:
 
 
 def print_result(console: Console, state: State, labels: Sequence[str] | None = None) -> None:
-    """The result table and a line naming the winners."""
+    """The result table and a line naming the winners (in a cooperative game: whether the party
+    won or lost, and why)."""
     console.print(result_table(state, labels))
     result = state.result()
     winners = result.get("winners") or []
+    if result.get("cooperative"):
+        verdict = "The party won" if winners else "The party lost"
+        reason = result.get("reason")
+        console.print(f"{verdict}: {escape(str(reason))}" if reason else verdict)
+        return
     names = "; ".join(f"seat {w}" + (f", {labels[w]}" if labels else "") for w in winners)
     if len(winners) > 1:
         console.print(f"Winners (shared): {escape(names)}")

@@ -88,6 +88,23 @@ def test_bot_game_runs_to_the_end_and_prints_the_result(tmp_path: Path) -> None:
         assert re.search(rf"│\s+{seat} │ .*│\s+{score} │", out)
 
 
+@pytest.mark.parametrize(
+    ("players", "seed", "verdict"),
+    [("heuristic,heuristic", 5, "The party won"), ("heuristic", 1, "The party lost")],
+)
+def test_a_cooperative_game_ends_with_the_party_s_verdict(
+    tmp_path: Path, players: str, seed: int, verdict: str
+) -> None:
+    """Tainted Grail is won or lost by the whole party: the result says which, and why."""
+    path = tmp_path / "game.json"
+    command = ["play", "tainted_grail", "--players", players, "--seed", str(seed)]
+    result = run([*command, "--record", str(path)])
+    assert result.exit_code == 0, result.stderr
+    reason = json.loads(path.read_text())["result"]["reason"]
+    assert f"{verdict}: {reason}" in " ".join(result.plain.split())
+    assert "Winner" not in result.plain
+
+
 def test_bot_game_log_is_the_spectators() -> None:
     out = run(BOTS).plain
     assert "Your hand" not in out
