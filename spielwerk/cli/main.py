@@ -32,6 +32,7 @@ from spielwerk.core.state import State
 from spielwerk.sim.match import play_game
 from spielwerk.sim.plan import parse_vary, plan_games
 from spielwerk.sim.runner import BACKENDS
+from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE
 
 EXIT_USAGE = 2
 """Exit code of every mistake on the command line."""
@@ -466,6 +467,9 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="seconds a bot waits before moving, so people can follow")
     ] = 0.6,
+    tables_per_minute: Annotated[
+        int, typer.Option(help="new tables one client address may open a minute (0: no limit)")
+    ] = DEFAULT_TABLES_PER_MINUTE,
 ) -> None:
     """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
     try:
@@ -479,8 +483,10 @@ def serve(
             raise UsageProblem(f"--bot-workers must be at least 1, not {bot_workers}")
         if bot_delay < 0:
             raise UsageProblem(f"--bot-delay must not be negative, not {bot_delay}")
+        if tables_per_minute < 0:
+            raise UsageProblem(f"--tables-per-minute must not be negative, not {tables_per_minute}")
     try:
-        run_server(host, port, db, bot_workers, bot_delay)
+        run_server(host, port, db, bot_workers, bot_delay, tables_per_minute=tables_per_minute)
     except Exception as error:  # e.g. an unreachable database or a bad URL
         if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(
             error, ValueError

@@ -12,6 +12,7 @@ import asyncio
 import html
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager, suppress
@@ -26,6 +27,7 @@ from pydantic import ValidationError
 from spielwerk.web.bots import BotPool
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
 from spielwerk.web.protocol import (
     CLIENT_MESSAGE,
     MAX_BODY_BYTES,
@@ -83,6 +85,8 @@ class ServerSettings:
     """Seconds a bot waits before it moves, so people can follow the table."""
     max_connections_per_table: int = 64
     max_connections: int = 4096
+    tables_per_minute: int = DEFAULT_TABLES_PER_MINUTE
+    """New tables one client address may open a minute (0: no limit)."""
 
 
 class _BodyTooLarge(Exception):
@@ -179,6 +183,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             storage.close()
 
     app = FastAPI(title="spielwerk", lifespan=lifespan, docs_url=None, redoc_url=None)
+    creation_limit = CreationLimit(settings.tables_per_minute)
     app.add_middleware(GuardMiddleware)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -246,6 +251,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
+        address = request.client.host if request.client else "unknown"
+        wait = creation_limit.wait_seconds(address)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            answer = _error(
+                429,
+                f"too many new tables from this address (at most "
+                f"{settings.tables_per_minute} a minute): try again in {seconds} s",
+            )
+            answer.headers["Retry-After"] = str(seconds)
+            return answer
         body = await request.body()
         try:
             spec = CreateTable.model_validate_json(body)

@@ -32,11 +32,13 @@ def serve(
     bot_workers: int | None = None,
     bot_delay: float = 0.6,
     log_level: str = "info",
+    tables_per_minute: int = ServerSettings.tables_per_minute,
 ) -> None:
     settings = ServerSettings(
         db_url=db_url or ServerSettings.db_url,
         bot_workers=bot_workers or default_bot_workers(),
         bot_delay=bot_delay,
+        tables_per_minute=tables_per_minute,
     )
     Storage(settings.db_url).close()  # a bad URL or an unreachable database fails here, early
     config = uvicorn.Config(

@@ -81,6 +81,7 @@ def test_serve_says_where_the_lobby_is(server: Server) -> None:
         (["--db", "postgresql://nobody@127.0.0.1:1/none"], 2, "cannot open the database"),
         (["--port", "0"], 2, "--port must be 1..65535, not 0"),
         (["--bot-delay", "-1"], 2, "--bot-delay must not be negative"),
+        (["--tables-per-minute", "-1"], 2, "--tables-per-minute must not be negative"),
     ],
 )
 def test_serve_refuses_bad_settings(args: list[str], code: int, message: str) -> None:

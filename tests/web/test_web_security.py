@@ -233,3 +233,20 @@ def test_tokens_are_stored_only_as_hashes(server: Server) -> None:
         dump = "\n".join(db.iterdump())
     for token in tokens:
         assert token not in dump
+
+
+def test_one_address_may_open_only_so_many_tables_a_minute(sqlite_url: str) -> None:
+    """A script hammering table creation gets 429 with Retry-After, and no table is stored."""
+    server = Server(sqlite_url, tables_per_minute=3).start()
+    try:
+        for _ in range(3):
+            server.create("witches", ["human", "random"])
+        listed = len(httpx.get(f"{server.base}/api/tables", timeout=30).json())
+        body = {"game": "witches", "seats": [{"kind": "human"}, {"kind": "human"}]}
+        refused = httpx.post(f"{server.base}/api/tables", json=body, timeout=30)
+        assert refused.status_code == 429
+        assert "at most 3 a minute" in refused.json()["message"]
+        assert 0 < int(refused.headers["retry-after"]) <= 60
+        assert len(httpx.get(f"{server.base}/api/tables", timeout=30).json()) == listed == 3
+    finally:
+        server.stop()

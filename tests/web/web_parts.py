@@ -81,8 +81,10 @@ class Server:
         bot_delay: float = 0.0,
         bot_workers: int = 1,
         log_path: Path | None = None,
+        tables_per_minute: int = 0,  # tests open many tables from one address
     ) -> None:
         self.db_url = db_url
+        self.tables_per_minute = tables_per_minute
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
@@ -116,6 +118,8 @@ class Server:
             str(self.bot_workers),
             "--bot-delay",
             str(self.bot_delay),
+            "--tables-per-minute",
+            str(self.tables_per_minute),
         ]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
