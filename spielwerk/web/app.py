@@ -291,14 +291,20 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             status_code=201,
         )
 
-    @app.get("/api/tables/{table_id}")
-    async def get_table(request: Request, table_id: str) -> Response:
+    async def live_table(request: Request, table_id: str) -> LiveTable | JSONResponse:
+        """The table, or the error answer for an unknown or malformed id."""
         try:
-            table = await hub_of(request).get(table_id)
+            return await hub_of(request).get(table_id)
         except TableNotFound as error:
             return _error(404, str(error))
         except ClientError as error:
             return _error(400, str(error))
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(request: Request, table_id: str) -> Response:
+        table = await live_table(request, table_id)
+        if isinstance(table, JSONResponse):
+            return table
         summary = table_summary(table.row)
         summary["steps"] = table.version
         summary["finished"] = table.state.is_terminal()
@@ -308,12 +314,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def get_record(request: Request, table_id: str) -> Response:
         """The finished game as a spielwerk record (`spielwerk replay` plays it back). Only at
         the end: the record holds every chance outcome, hidden cards included."""
-        try:
-            table = await hub_of(request).get(table_id)
-        except TableNotFound as error:
-            return _error(404, str(error))
-        except ClientError as error:
-            return _error(400, str(error))
+        table = await live_table(request, table_id)
+        if isinstance(table, JSONResponse):
+            return table
         if not table.state.is_terminal():
             return _error(409, "the record is published when the game is over")
         return JSONResponse(
