@@ -11,7 +11,10 @@ i.e. `State.resample`), then walks one shared tree keyed by action ids:
 - simultaneous decisions are decoupled: each deciding seat picks from its own statistics at the
   node, so no seat's choice is conditioned on another's hidden pick;
 - a uniformly random rollout to the end, then every node on the path is credited with the
-  return of the seat that chose its action.
+  return of the seat that chose its action. Per game (`MCTS_TUNING`), a rollout may instead stop
+  after a number of player decisions and be valued by each seat's lead in the running scores
+  (`State.running_scores`): where random play wanders for hundreds of steps, the score a few
+  dozen steps on says more about a move than who happens to win at the end.
 
 The agent sees nothing but the Turn; the budget is a number of iterations or of seconds.
 """
@@ -49,6 +52,8 @@ class MCTSAgent(Agent):
         exploration: float = 0.7,
         seed: int | None = None,
         score_weight: float = 0.0,
+        rollout_decisions: int | None = None,
+        lead_scale: float = 10.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations or seconds")
@@ -56,6 +61,10 @@ class MCTSAgent(Agent):
             raise ValueError("MCTS needs at least one iteration")
         if seconds is not None and seconds <= 0:
             raise ValueError("MCTS needs a positive time budget")
+        if rollout_decisions is not None and rollout_decisions < 1:
+            raise ValueError("a rollout needs at least one decision")
+        if not lead_scale > 0:
+            raise ValueError("the lead scale must be positive")
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -63,6 +72,10 @@ class MCTSAgent(Agent):
         # (from `result()["scores"]`). Where most random games end in near-draws, the score
         # says which line of play was better when the win alone does not.
         self.score_weight = score_weight
+        # Rollouts stop after this many player decisions, valued by the lead in the running
+        # scores: 0.5 + 0.5 tanh((mine - best other) / lead_scale). None: play to the end.
+        self.rollout_decisions = rollout_decisions
+        self.lead_scale = lead_scale
         self.rng = random.Random(seed)
         self.last_iterations = 0
 
@@ -179,21 +192,47 @@ class MCTSAgent(Agent):
 
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
+        limit = self.rollout_decisions
+        decisions = 0
         while True:
             to_move = state.to_move
             if to_move == TERMINAL:
                 return self._value(state)
             if to_move == CHANCE:
                 state.apply_trusted(state.sample_chance_id(rng), CHANCE)
-            elif isinstance(to_move, frozenset):
+                continue
+            if limit is not None and decisions >= limit:
+                lead = self._lead(state)
+                if lead is not None:
+                    return lead
+                limit = None  # no running score in this game: play to the end
+            if isinstance(to_move, frozenset):
                 for seat in sorted(to_move):
                     legal = state.legal_ids(seat)
                     state.apply_trusted(legal[int(rng.random() * len(legal))], seat)
             else:
                 legal = state.legal_ids(to_move)
                 state.apply_trusted(legal[int(rng.random() * len(legal))], to_move)
+            decisions += 1
+
+    def _lead(self, state: State) -> list[float] | None:
+        """Each seat's lead over the best other seat in the running scores, squashed to (0, 1)."""
+        scores = state.running_scores()
+        if scores is None or len(scores) < 2:
+            return None
+        scale = self.lead_scale
+        values = []
+        for seat, mine in enumerate(scores):
+            best_other = max(score for other, score in enumerate(scores) if other != seat)
+            values.append(0.5 + 0.5 * math.tanh((mine - best_other) / scale))
+        return values
 
     def _value(self, state: State) -> list[float]:
+        if self.rollout_decisions is not None:
+            # Finished within the cut-off: valued on the same scale as a cut-off rollout.
+            lead = self._lead(state)
+            if lead is not None:
+                return lead
         returns = state.returns()
         if not self.score_weight:
             return returns

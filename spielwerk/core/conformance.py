@@ -397,7 +397,8 @@ def _check_chance(state: State) -> None:
 
 
 def check_returns(state: State) -> None:
-    """`returns()` holds one finite float per seat (all 0.0 before the end)."""
+    """`returns()` holds one finite float per seat (all 0.0 before the end); so does
+    `running_scores()` where the game keeps one."""
     where = _where(state)
     values = state.returns()
     assert len(values) == state.num_players, (
@@ -409,6 +410,11 @@ def check_returns(state: State) -> None:
         )
     if not state.is_terminal():
         assert all(v == 0.0 for v in values), f"{where} returns before the end: {values}"
+    running = state.running_scores()
+    if running is not None:
+        assert len(running) == state.num_players and all(
+            isinstance(v, float) and math.isfinite(v) for v in running
+        ), f"{where} running_scores() must be one finite float per seat, got {running!r}"
 
 
 def check_result(state: State) -> None:

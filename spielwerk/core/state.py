@@ -87,6 +87,11 @@ class State(ABC):
     def result(self) -> JSONDict:
         """Scores, winners and how ties were broken (only at the end)."""
 
+    def running_scores(self) -> list[float] | None:
+        """Per seat, the score so far, where the game keeps one on the table as it goes (a
+        victory track); None where it does not. Searches may value a cut-off rollout by it."""
+        return None
+
     @abstractmethod
     def describe(self, action: Action, viewer: int | None) -> str:
         """Text of `action`, applied in this state, as `viewer` may see it."""

@@ -152,3 +152,46 @@ def test_mcts_tuning_applies_per_game_and_adds_the_weighted_score() -> None:
     weighted = MCTSAgent(iterations=1, score_weight=0.5)._value(final)
     assert weighted == [r + 0.5 * s for r, s in zip(returns, scores, strict=True)]
     assert plain._value(final) == returns
+
+
+def _inkspell_midgame(seed: int, decisions: int = 40) -> spielwerk.State:
+    from spielwerk.bench.measure import mid_game_state
+
+    return mid_game_state("inkspell", 3, decisions=decisions, seed=seed)
+
+
+def test_a_cut_off_rollout_stops_after_its_decisions_and_values_the_score_lead() -> None:
+    """With `rollout_decisions`, a rollout plays that many player decisions (chance as it
+    comes) and values each seat by 0.5 + 0.5 tanh(lead over the best other / lead_scale)."""
+    import math
+
+    state = _inkspell_midgame(3)
+    start = len(state.history)
+    agent = MCTSAgent(iterations=1, seed=0, rollout_decisions=7, lead_scale=8.0)
+    values = agent._rollout(state)
+    played = [actor for actor, _ in state.history[start:] if actor != CHANCE]
+    assert len(played) == 7 and not state.is_terminal()
+    scores = state.running_scores()
+    assert scores is not None
+    for seat, value in enumerate(values):
+        lead = scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
+        assert value == pytest.approx(0.5 + 0.5 * math.tanh(lead / 8.0))
+
+
+def test_a_game_without_running_scores_rolls_out_to_the_end() -> None:
+    """Witches keeps no running score (`running_scores()` is None): the cut-off is ignored and
+    the rollout is valued by the win as usual."""
+    state = _midgame(4)
+    assert state.running_scores() is None
+    values = MCTSAgent(iterations=1, seed=0, rollout_decisions=3)._rollout(state)
+    assert state.is_terminal() and values == state.returns()
+
+
+def test_tintenblut_mcts_cuts_rollouts_and_bad_settings_are_refused() -> None:
+    agent = make_agent("mcts:10", "inkspell", seed=0)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.rollout_decisions, agent.lead_scale) == (60, 8.0)
+    with pytest.raises(ValueError, match="at least one decision"):
+        MCTSAgent(rollout_decisions=0)
+    with pytest.raises(ValueError, match="lead scale"):
+        MCTSAgent(lead_scale=0.0)

@@ -312,12 +312,21 @@ class ShortReturns(WitchesState):
         return [0.0]
 
 
+class ShortRunningScores(WitchesState):
+    __slots__ = ()
+
+    def running_scores(self) -> list[float] | None:
+        return [1.0]
+
+
 def test_returns_check() -> None:
     check_returns(in_play(REAL))
     with pytest.raises(AssertionError, match="finite floats"):
         check_returns(in_play(game_with(IntReturns)))
     with pytest.raises(AssertionError, match="1 entries for 3 seats"):
         check_returns(in_play(game_with(ShortReturns)))
+    with pytest.raises(AssertionError, match="running_scores"):
+        check_returns(in_play(game_with(ShortRunningScores)))
 
 
 class LopsidedChance(WitchesState):

@@ -989,6 +989,10 @@ class InkspellState(State):
         best = max(keys)
         return [p for p, key in enumerate(keys) if key == best]
 
+    def running_scores(self) -> list[float]:
+        """The victory track (at the end: the final scores)."""
+        return [float(score) for score in self.scores]
+
     def returns(self) -> list[float]:
         """1 shared equally among the winners (after the tie-break), 0 for the others."""
         if self.to_move != TERMINAL:
