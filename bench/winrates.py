@@ -24,7 +24,7 @@ LINEUPS: dict[str, tuple[tuple[str, ...], ...]] = {
     ),
     "inkheart_dice": (("mcts:1000", "heuristic", "random"),),
     "isolde": (("mcts:300", "heuristic", "random", "random"),),  # mcts:1000: over 4 CPU hours
-    "inkspell": (("mcts:300", "heuristic", "random"),),  # mcts:1000: some 4 CPU hours
+    "inkspell": (("mcts:1000", "heuristic", "random"),),
     "tainted_grail": (("heuristic", "heuristic"), ("mcts:1000", "mcts:1000")),
 }
 
