@@ -119,5 +119,6 @@ def test_a_finished_table_offers_its_record_and_an_unfinished_one_does_not(
     assert answer.status_code == 200
     assert f'filename="{bots["id"]}.json"' in answer.headers["content-disposition"]
     record = answer.json()
+    assert set(record) == {"format", "game", "options", "players", "seed", "actions", "result"}
     state = spielwerk.replay(record)
     assert state.is_terminal() and state.result() == record["result"]
