@@ -188,11 +188,6 @@ class PerfectRecall:
         return "\n".join(self.lines[player])
 
 
-def infostate_string(state: State, player: int) -> str:
-    """Perfect recall for `player`: each action of the history as that seat may see it."""
-    return PerfectRecall(state).text(state, player)
-
-
 class SpielwerkObserver:
     """OpenSpiel's PyObserver interface: the observation tensor (with named pieces) and strings.
     With perfect recall the string is the information state and the tensor is empty (spielwerk
@@ -215,7 +210,7 @@ class SpielwerkObserver:
 
     def string_from(self, state: SpielwerkOpenSpielState, player: int) -> str:
         if self.perfect_recall:
-            return infostate_string(state.inner, player)
+            return state.information_state_string(player)
         return json.dumps(state.inner.view(player), sort_keys=True)
 
 

@@ -9,7 +9,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import spielwerk
-from spielwerk.adapters.openspiel import infostate_string, register
+from spielwerk.adapters.openspiel import PerfectRecall, register
 from spielwerk.core.conformance import games_under_test
 
 NAMES = register()
@@ -58,6 +58,11 @@ def test_observation_tensor_and_information_state() -> None:
     assert not any(card in info for card in others if card not in own)
 
 
+def replayed(state: spielwerk.State, seat: int) -> str:
+    """`seat`'s log replayed from the start of the game (a fresh PerfectRecall)."""
+    return PerfectRecall(state).text(state, seat)
+
+
 @pytest.mark.parametrize("name", games_under_test())
 def test_information_state_kept_along_the_game_is_the_replayed_one(name: str) -> None:
     """The log a state keeps and extends as it moves on is, at every step and for every seat,
@@ -77,17 +82,19 @@ def test_information_state_kept_along_the_game_is_the_replayed_one(name: str) ->
     step = 0
     while not state.is_terminal():
         seat = step % players
-        assert state.information_state_string(seat) == infostate_string(state.inner, seat)
+        assert state.information_state_string(seat) == replayed(state.inner, seat)
         if step % 7 == 3:
             branch = state.clone()
             for _ in range(3):
                 if not branch.is_terminal():
                     advance(branch)
-            assert branch.information_state_string(seat) == infostate_string(branch.inner, seat)
+            assert branch.information_state_string(seat) == replayed(branch.inner, seat)
         advance(state)
         step += 1
+    recall = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     for seat in range(players):
-        assert state.information_state_string(seat) == infostate_string(state.inner, seat)
+        assert state.information_state_string(seat) == replayed(state.inner, seat)
+        assert recall.string_from(state, seat) == replayed(state.inner, seat)
     with pytest.raises(ValueError, match="no seat"):
         state.information_state_string(players)
 
