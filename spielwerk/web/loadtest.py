@@ -3,12 +3,13 @@ legal moves as fast as the server answers, each move's round trip measured.
 
     python -m spielwerk.web.loadtest --tables 50 --seats 4 --game witches
 
-starts `spielwerk serve` on a free port with a fresh SQLite file (or uses `--url` of a running
-server), creates the tables, connects every seat and plays every game to the end. A move's round
-trip runs from sending it to receiving the state that holds it (after the server has checked it,
-stored it and the chance events it set off, and built every seat's view). The report counts the
-moves, the moves left unanswered and the errors (both must be 0) and gives the round trip's
-percentiles.
+starts `spielwerk serve` on a free port with a fresh SQLite file and no limit on new tables (or
+uses `--url` of a running server, which must allow `--tables` new tables a minute from this
+address: `spielwerk serve --tables-per-minute 0`), creates the tables, connects every seat and
+plays every game to the end. A move's round trip runs from sending it to receiving the state
+that holds it (after the server has checked it, stored it and the chance events it set off, and
+built every seat's view). The report counts the moves, the moves left unanswered and the errors
+(both must be 0) and gives the round trip's percentiles.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -133,13 +135,21 @@ class _Seat:
         await ws.send(json.dumps({"type": "act", "action": entry["action"], "ref": self.ref}))
 
 
+SERVE_COMMAND = (sys.executable, "-c", "from spielwerk.cli.main import main; main()", "serve")
+"""`spielwerk serve` run by this interpreter (whatever the console script's state)."""
+
+
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
         url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
     )
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        created: dict[str, Any] = json.loads(answer.read())
-        return created
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            created: dict[str, Any] = json.loads(answer.read())
+            return created
+    except urllib.error.HTTPError as error:
+        reason = json.loads(error.read() or b"{}").get("message", error.reason)
+        raise RuntimeError(f"the server refused a new table ({error.code}): {reason}") from None
 
 
 async def run_load(
@@ -179,7 +189,7 @@ async def run_load(
     return report
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -214,11 +224,11 @@ def main(argv: list[str] | None = None) -> None:
     base_url = args.url
     with tempfile.TemporaryDirectory() as scratch:
         if base_url is None:
-            port = _free_port()
+            port = free_port()
             base_url = f"http://127.0.0.1:{port}"
             db = args.db or f"sqlite:///{Path(scratch) / 'load.db'}"
-            command = [sys.executable, "-c", "from spielwerk.cli.main import main; main()"]
-            command += ["serve", "--port", str(port), "--db", db, "--bot-workers", "1"]
+            command = [*SERVE_COMMAND, "--port", str(port), "--db", db, "--bot-workers", "1"]
+            command += ["--tables-per-minute", "0"]  # every table comes from this address
             process = subprocess.Popen(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
@@ -229,6 +239,8 @@ def main(argv: list[str] | None = None) -> None:
                     base_url, args.tables, args.seats, args.game, seed=args.seed, think=args.think
                 )
             )
+        except RuntimeError as error:  # a refused table: say why, without a traceback
+            sys.exit(f"loadtest: {error}")
         finally:
             if process is not None:
                 process.terminate()

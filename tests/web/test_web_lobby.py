@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import sys
 
 import httpx
 import pytest
-from web_parts import Server, wait_until
+from web_parts import SERVE_COMMAND, Server, wait_until
 
 import spielwerk
 
@@ -64,9 +63,8 @@ def test_tables_are_listed_newest_first_without_tokens(shared_server: Server) ->
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-c", "from spielwerk.cli.main import main; main()", "serve"]
     return subprocess.run(
-        [*command, *args], capture_output=True, text=True, timeout=120, check=False
+        [*SERVE_COMMAND, *args], capture_output=True, text=True, timeout=120, check=False
     )
 
 

@@ -12,9 +12,7 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -24,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
+from spielwerk.web.loadtest import SERVE_COMMAND, free_port
 from spielwerk.web.storage import Storage
 
 CHROMIUM = os.environ.get("SPIELWERK_CHROMIUM", "/usr/bin/chromium")
@@ -65,12 +64,6 @@ def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None
         time.sleep(0.1)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 class Server:
     """`spielwerk serve` as a child process (so it can be killed with SIGKILL)."""
 
@@ -106,10 +99,7 @@ class Server:
 
     def start(self) -> Server:
         command = [
-            sys.executable,
-            "-c",
-            "from spielwerk.cli.main import main; main()",
-            "serve",
+            *SERVE_COMMAND,
             "--port",
             str(self.port),
             "--db",
