@@ -207,16 +207,14 @@ class BotPool:
         self.search.close()
 
 
-def bot_request(
-    table_id: str, state: State, seed: int, seat: int, spec: str, bot_seed: int
-) -> BotRequest:
-    """The request for `seat`'s decision now (`seed` is the table's game seed)."""
+def bot_request(table_id: str, state: State, seat: int, spec: str, bot_seed: int) -> BotRequest:
+    """The request for `seat`'s decision now."""
     return BotRequest(
         table_id=table_id,
         game=state.game.name,
         options=dict(state.game.options),
         players=state.num_players,
-        seed=seed,
+        seed=state.seed,
         history=tuple(state.history),
         seat=seat,
         spec=spec,

@@ -168,8 +168,6 @@ class Storage:
     def _failing_as_storage_error(self, what: str) -> Iterator[None]:
         try:
             yield
-        except StorageError:
-            raise
         except SQLAlchemyError as error:
             raise StorageError(f"could not {what}") from error
 

@@ -248,8 +248,7 @@ class TableHub:
             except (ClientError, TableNotFound) as error:
                 log.error("resuming table %s: %s", table_id, error)
                 continue
-            if not table.connections and (table.driver is None or table.driver.done()):
-                self._evict(table)  # a human is to move: nothing to do until they come
+            self._evict_if_idle(table)  # a human is to move: nothing to do until they come
         return len(table_ids)
 
     # ------------------------------------------------------------------ acting
@@ -333,9 +332,7 @@ class TableHub:
                     seat, spec = turns[0]
                     version = table.version
                     bot_seed = derived_seed(table.row.chance_secret, "bot", version, seat)
-                    request = bot_request(
-                        table.id, table.state, table.row.seed, seat, spec, bot_seed
-                    )
+                    request = bot_request(table.id, table.state, seat, spec, bot_seed)
                 if self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 try:
@@ -346,13 +343,12 @@ class TableHub:
                 async with table.lock:
                     if table.version != version or table.broken:
                         continue  # a human decided at the same time: ask again
-                    legal = table.state.legal_actions(seat)
-                    action = next((a for a in legal if a.id == chosen), None)
-                    if action is None:
+                    legal = table.state.legal_ids(seat)
+                    if chosen not in legal:
                         if chosen is not None:
                             log.error("table %s: bot %s chose %r", table.id, spec, chosen)
-                        action = random.Random(bot_seed).choice(legal)
-                    await self._advance(table, [(seat, action)])
+                        chosen = random.Random(bot_seed).choice(legal)
+                    await self._advance(table, [(seat, table.game.actions[chosen])])
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -383,6 +379,10 @@ class TableHub:
         if connection in table.connections:
             table.connections.discard(connection)
             self.connections -= 1
+        self._evict_if_idle(table)
+
+    def _evict_if_idle(self, table: LiveTable) -> None:
+        """Forget the table if nobody watches it and no bot is moving on it."""
         if not table.connections and (table.driver is None or table.driver.done()):
             self._evict(table)
 

@@ -31,6 +31,7 @@ from web_parts import Server
 import spielwerk
 from spielwerk.core.state import CHANCE, State
 from spielwerk.web.storage import Storage
+from spielwerk.web.tables import deciders
 
 TABLES: dict[str, tuple[list[str], dict[str, Any]]] = {
     "witches": (["human", "human", "heuristic", "random"], {}),
@@ -42,13 +43,6 @@ TABLES: dict[str, tuple[list[str], dict[str, Any]]] = {
 HIDDEN_CARDS = {"witches", "isolde", "inkspell"}
 """The games in which a seat holds cards others may not see."""
 RESAMPLES_PER_VIEWER = 40
-
-
-def deciders(state: State) -> list[int]:
-    to_move = state.to_move
-    if isinstance(to_move, frozenset):
-        return sorted(to_move)
-    return [to_move] if to_move >= 0 else []
 
 
 def expected_state_message(

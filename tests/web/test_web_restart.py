@@ -121,8 +121,9 @@ def test_bots_of_an_unvisited_table_go_on_after_a_restart(db_url: str, tmp_path:
         table_id = created["id"]
         wait_until(lambda: server.steps(table_id) > 20, 60, "the bots did not start")
         server.kill()
-        before = len(stored_state(db_url, table_id).history)
-        assert not stored_state(db_url, table_id).is_terminal()
+        stored = stored_state(db_url, table_id)
+        before = len(stored.history)
+        assert not stored.is_terminal()
         server.start()  # nobody connects from here on
         wait_until(lambda: stored_state(db_url, table_id).is_terminal(), 120, "not finished")
         assert len(stored_state(db_url, table_id).history) > before

@@ -16,10 +16,6 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 
-def steps(server: Server, table_id: str) -> int:
-    return server.steps(table_id)
-
-
 def tintenherz_table(server: Server) -> tuple[str, list[str]]:
     created: Any = server.create("inkheart_dice", ["human", "human"])
     return created["id"], [created["seats"][0]["token"], created["seats"][1]["token"]]
@@ -42,7 +38,7 @@ def test_wrong_missing_and_foreign_tokens_are_refused(shared_server: Server) -> 
     table_id, tokens = tintenherz_table(shared_server)
     other_id, other_tokens = tintenherz_table(shared_server)
     url = f"{shared_server.ws_base}/ws/tables/{table_id}"
-    before = steps(shared_server, table_id)
+    before = shared_server.steps(table_id)
 
     async def scenario() -> None:
         for token in ("not-a-token", other_tokens[0], tokens[0] + "x"):
@@ -62,8 +58,8 @@ def test_wrong_missing_and_foreign_tokens_are_refused(shared_server: Server) -> 
         assert code == 4404 and "no table" in received[0]["message"]
 
     asyncio.run(scenario())
-    assert steps(shared_server, table_id) == before
-    assert steps(shared_server, other_id) == 5  # four cards turned up, first roll
+    assert shared_server.steps(table_id) == before
+    assert shared_server.steps(other_id) == 5  # four cards turned up, first roll
 
 
 def test_seat_cannot_act_for_another_seat_or_out_of_turn(shared_server: Server) -> None:
@@ -134,9 +130,9 @@ def test_malformed_messages_are_refused_with_a_reason(
             assert reason in text
             assert not player.closed  # still connected, still served
 
-    before = steps(shared_server, table_id)
+    before = shared_server.steps(table_id)
     asyncio.run(scenario())
-    assert steps(shared_server, table_id) == before
+    assert shared_server.steps(table_id) == before
 
 
 def test_huge_frames_close_the_connection(shared_server: Server) -> None:
@@ -149,7 +145,7 @@ def test_huge_frames_close_the_connection(shared_server: Server) -> None:
             return player.close_code
 
     assert asyncio.run(scenario()) == 1009  # "message too big", before the app reads it
-    assert steps(shared_server, table_id) == 5
+    assert shared_server.steps(table_id) == 5
 
 
 def test_binary_messages_and_floods_are_refused(shared_server: Server) -> None:
@@ -169,7 +165,7 @@ def test_binary_messages_and_floods_are_refused(shared_server: Server) -> None:
             assert player.close_code == 4429 and player.errors[-1] == "too many messages"
 
     asyncio.run(scenario())
-    assert steps(shared_server, table_id) == 5
+    assert shared_server.steps(table_id) == 5
 
 
 def test_http_requests_are_validated_and_bounded(shared_server: Server) -> None:
