@@ -200,29 +200,23 @@ class Planner:
 
     def menhir_value(self) -> float:
         """Lighting a menhir: vital when the last standing one goes out within two dawns or
-        before a running winning dial (a rite) has run out, urgent when it runs low."""
+        before a running winning dial (a rite) has run out; urgent when the best burning dial
+        is low, or too low to outlast a winning time dial (a rite that wins when it runs out
+        needs a menhir until then)."""
         best = max((d for d in self.state.menhir_dial if d >= 0), default=0)
         running = [v for d, v in enumerate(self.state.dial_values) if v >= 0 and self.wins_by(d)]
         if best <= 1 or (running and best < max(running)):
             return MENHIR_VITAL
-        return MENHIR_URGENT_VALUE if self.menhir_urgent() else MENHIR_VALUE
-
-    def menhir_urgent(self) -> bool:
-        """The best burning dial is low, or too low to outlast a winning time dial (a rite
-        that wins when it runs out needs a menhir until then)."""
-        dials = [d for d in self.state.menhir_dial if d >= 0]
-        best = max(dials, default=0)
         if best <= MENHIR_URGENT:
-            return True
+            return MENHIR_URGENT_VALUE
         waits = [
             self.sc.dials[d].value
             for action in self.sc.actions
             for d in action.effect.start_dials
-            if set(self.sc.dials[d].expire.flags) & self.win_flags
+            if self.wins_by(d)
         ]
-        running = [v for d, v in enumerate(self.state.dial_values) if v >= 0 and self.wins_by(d)]
         need = max(running) if running else max(waits, default=0)
-        return best <= need
+        return MENHIR_URGENT_VALUE if best <= need else MENHIR_VALUE
 
     def food_weight(self) -> float:
         """Food is worth more while the character has little: without it, no rest."""
@@ -257,8 +251,9 @@ class Planner:
             value -= 0.5 * PARAMS.explore_cost
             if value > best[0]:
                 best = (value, {"type": "explore"})
-        for a, action in enumerate(sc.actions):
-            if action.location != place or not state.action_available(a, c):
+        for a in sc.actions_at[place]:
+            action = sc.actions[a]
+            if not state.action_available(a, c):
                 continue
             value = self.effect_value(action.effect, (c,))
             value -= self.cost_value(action.cost.amounts)
@@ -320,7 +315,7 @@ class Planner:
         (distance, first step) to the nearest location that stays; else None (or if there is
         none to reach)."""
         state, sc = self.state, self.sc
-        safe = self.safe_cells()
+        safe = state.in_menhir_range(least_dial=1)  # still in range after the next dawn
         here = state.location_of(self.c)
         if here >= 0 and (sc.locations[here].x, sc.locations[here].y) in safe:
             return None
@@ -333,16 +328,6 @@ class Planner:
             return None
         distance, place = min(reachable)
         return distance, first_step[place]
-
-    def safe_cells(self) -> set[tuple[int, int]]:
-        """Cells still in range after the next dawn: next to a menhir whose dial is not out."""
-        sc = self.sc
-        cells: set[tuple[int, int]] = set()
-        for m, dial in enumerate(self.state.menhir_dial):
-            if dial > 0:
-                site = sc.locations[sc.menhirs[m].location]
-                cells.update((site.x + dx, site.y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
-        return cells
 
     def gives_food(self, action: dict[str, object]) -> bool:
         if action["type"] != "location_action":

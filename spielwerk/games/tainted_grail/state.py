@@ -758,12 +758,13 @@ class TaintedGrailState(State):
                     self.outcome, self.outcome_text = LOST, loss.text
                     return
 
-    def in_menhir_range(self) -> set[tuple[int, int]]:
-        """Cells with an active menhir or next to one, diagonals included. [seed]"""
+    def in_menhir_range(self, least_dial: int = 0) -> set[tuple[int, int]]:
+        """Cells with an active menhir or next to one, diagonals included [seed]; with
+        `least_dial` 1, only menhirs whose dial is not out: the range left after the next dawn."""
         sc = self.game.scenario
         cells = set()
         for m, dial in enumerate(self.menhir_dial):
-            if dial >= 0:
+            if dial >= least_dial:
                 site = sc.locations[sc.menhirs[m].location]
                 for dx in (-1, 0, 1):
                     for dy in (-1, 0, 1):
@@ -789,9 +790,8 @@ class TaintedGrailState(State):
             if self.on_grid[p] and (place.x, place.y) not in cells:
                 self.on_grid[p] = False
                 self.instant_markers[p] = 0
-                for a, action in enumerate(sc.actions):
-                    if action.location == p:
-                        self.action_markers[a] = 0
+                for a in sc.actions_at[p]:
+                    self.action_markers[a] = 0
                 for g, at in enumerate(self.guardian_at):
                     if at == p:
                         self.guardian_at[g] = -1
@@ -1196,13 +1196,12 @@ class TaintedGrailState(State):
                     "instant_markers": self.instant_markers[p],
                     "actions": [
                         {
-                            "id": action.id,
-                            "label": action.label,
-                            "cost": describe_cost(action.cost),
+                            "id": sc.actions[a].id,
+                            "label": sc.actions[a].label,
+                            "cost": describe_cost(sc.actions[a].cost),
                             "markers": self.action_markers[a],
                         }
-                        for a, action in enumerate(sc.actions)
-                        if action.location == p
+                        for a in sc.actions_at[p]
                     ],
                 }
             )
