@@ -99,10 +99,6 @@ DRAW_VILLAIN = DRAW_ADVANTAGE + NUM_ADVANTAGE_TYPES
 NUM_ACTIONS = DRAW_VILLAIN + NUM_VILLAINS
 
 
-def advantage_id(card: int, choice: int = -1) -> int:
-    return ADVANTAGE + ADVANTAGE_CHOICES.index((card, choice))
-
-
 ADVANTAGE_IDS: tuple[tuple[int, ...], ...] = tuple(
     tuple(ADVANTAGE + i for i, (c, _) in enumerate(ADVANTAGE_CHOICES) if c == card)
     for card in range(NUM_ADVANTAGE_TYPES)

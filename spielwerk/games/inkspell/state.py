@@ -381,10 +381,8 @@ class InkspellState(State):
         me = self.current
         ids = list(_STAUBFINGER_STEPS[self.staubfinger]) if self.provisions[me] else []
         if not self.advantage_used:
-            playable = self.playable(me)
-            if playable:
-                for card in sorted(set(playable)):
-                    ids += self._advantage_uses(me, card)
+            for card in sorted(set(self.playable(me))):
+                ids += self._advantage_uses(me, card)
         row = self.reward_row(me)
         if self.white_women == me and len(REWARDS[self.position[me]][row]) > 1:
             ids += [reward_id(row, 1), reward_id(row, 2)]  # one entry only [seed]

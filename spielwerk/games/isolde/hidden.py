@@ -119,13 +119,12 @@ def resample_round(
                 group[base + t] = group_id
 
     # Played cards go to positions their players picked.
-    played: list[tuple[int, int]] = []  # (seat, kind), sorted
+    played: list[tuple[int, int]] = []  # (seat, kind)
     if picks_made == DRAFT_PICKS * n:
         plays_from = first_pick + DRAFT_PICKS * n
         for actor, action_id in history[plays_from : plays_from + PARAMS.cards_played * n]:
             if PLAY <= action_id < BONUS and actor != viewer:
                 played.append((actor, PLAY_PAIRS[action_id - PLAY][0]))
-        played.sort()
     assigned = [-1] * size
     if not _place_played(played, assigned, counts, group, n, direction, rng):
         raise AssertionError("no deal fits what this seat knows")  # pragma: no cover
