@@ -24,7 +24,8 @@ class ObservationLayout:
         self.offsets: dict[str, int] = {}
         offset = 0
         for name, size in self.fields:
-            if name in self.offsets or size < 1:
+            # A block may be empty: its size comes from the content (a scenario without flags).
+            if name in self.offsets or size < 0:
                 raise ValueError(f"bad observation field {name!r} (size {size})")
             self.offsets[name] = offset
             offset += size

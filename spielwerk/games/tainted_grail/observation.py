@@ -9,7 +9,8 @@ Seats are relative to the viewer and padded to four. Everything is encoded from 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from functools import partial
+from typing import Any
 
 from spielwerk.core.observation import ObservationLayout, relative, seat_order
 from spielwerk.games.tainted_grail.params import PARAMS
@@ -26,10 +27,6 @@ RESOURCE_SCALE = 10.0
 """Health, energy, terror, food and experience are divided by this (they stay below ~10)."""
 COUNT_SCALE = 10.0
 """Time markers, counters (quest markers) and attributes are divided by this."""
-
-
-class _Put(Protocol):
-    def __call__(self, name: str, index: int, value: float = 1.0) -> None: ...
 
 
 class GrailObservation:
@@ -54,48 +51,44 @@ class GrailObservation:
         items = len(scenario.items)
         events = len(scenario.events)
         self.layout = ObservationLayout(
-            [
-                (name, size)
-                for name, size in (
-                    ("on_grid", places),
-                    ("in_range", places),
-                    ("instant_markers", places),  # divided by COUNT_SCALE
-                    ("menhir_standing", len(scenario.menhirs)),
-                    ("menhir_dial", len(scenario.menhirs)),  # divided by the largest dial
-                    ("guardian_at", len(scenario.guardians) * places),
-                    ("action_markers", len(scenario.actions)),  # divided by COUNT_SCALE
-                    ("character_cell", SEATS * scenario.width * scenario.height),
-                    ("resources", SEATS * len(RESOURCES)),  # divided by RESOURCE_SCALE
-                    ("food_xp", SEATS * 2),  # divided by RESOURCE_SCALE
-                    ("attributes", SEATS * len(scenario.attributes)),  # by COUNT_SCALE
-                    ("status", SEATS * len(STATUS)),
-                    ("improvements", SEATS * len(scenario.improvements)),
-                    ("item_owner", items * SEATS),
-                    ("item_equipped", items),
-                    ("item_exhausted", items),
-                    ("event_deck", 1),  # divided by the number of events
-                    ("events_discarded", 1),  # divided by the number of events
-                    ("quest_pile", events),
-                    ("today", events),
-                    ("time_dial_running", len(scenario.dials)),
-                    ("time_dial", len(scenario.dials)),  # divided by the dial's start value
-                    ("counters", len(scenario.counters)),  # divided by COUNT_SCALE
-                    ("flags", len(scenario.flags)),
-                    ("day", 1),  # divided by the day limit
-                    ("phase", len(PHASES)),
-                    ("dawn_step", DAWN_STEPS),
-                    ("to_move", SEATS + 2),  # a seat, then chance, then the end
-                    ("decision", len(DECISIONS)),
-                    ("decider", SEATS),
-                    ("section", len(scenario.sections)),  # the story text being read
-                    ("group_action", len(GROUP_ACTIONS)),
-                    ("group_place", places),  # where a group travels or explores
-                    ("group_location_action", len(scenario.actions)),
-                    ("group_members", SEATS),
-                    ("outcome", 2),  # won, lost
-                )
-                if size > 0
-            ]
+            (
+                ("on_grid", places),
+                ("in_range", places),
+                ("instant_markers", places),  # divided by COUNT_SCALE
+                ("menhir_standing", len(scenario.menhirs)),
+                ("menhir_dial", len(scenario.menhirs)),  # divided by the largest dial
+                ("guardian_at", len(scenario.guardians) * places),
+                ("action_markers", len(scenario.actions)),  # divided by COUNT_SCALE
+                ("character_cell", SEATS * scenario.width * scenario.height),
+                ("resources", SEATS * len(RESOURCES)),  # divided by RESOURCE_SCALE
+                ("food_xp", SEATS * 2),  # divided by RESOURCE_SCALE
+                ("attributes", SEATS * len(scenario.attributes)),  # by COUNT_SCALE
+                ("status", SEATS * len(STATUS)),
+                ("improvements", SEATS * len(scenario.improvements)),
+                ("item_owner", items * SEATS),
+                ("item_equipped", items),
+                ("item_exhausted", items),
+                ("event_deck", 1),  # divided by the number of events
+                ("events_discarded", 1),  # divided by the number of events
+                ("quest_pile", events),
+                ("today", events),
+                ("time_dial_running", len(scenario.dials)),
+                ("time_dial", len(scenario.dials)),  # divided by the dial's start value
+                ("counters", len(scenario.counters)),  # divided by COUNT_SCALE
+                ("flags", len(scenario.flags)),
+                ("day", 1),  # divided by the day limit
+                ("phase", len(PHASES)),
+                ("dawn_step", DAWN_STEPS),
+                ("to_move", SEATS + 2),  # a seat, then chance, then the end
+                ("decision", len(DECISIONS)),
+                ("decider", SEATS),
+                ("section", len(scenario.sections)),  # the story text being read
+                ("group_action", len(GROUP_ACTIONS)),
+                ("group_place", places),  # where a group travels or explores
+                ("group_location_action", len(scenario.actions)),
+                ("group_members", SEATS),
+                ("outcome", 2),  # won, lost
+            )
         )
 
     def encode(self, view: Mapping[str, Any]) -> list[float]:
@@ -103,7 +96,7 @@ class GrailObservation:
         viewer, players = seat_order(view)
         scenario = self.scenario
         places = len(scenario.locations)
-        put = self._putter(tensor)
+        put = partial(self.layout.put, tensor)
 
         def seat(p: int) -> int:
             return relative(p, viewer, players)
@@ -199,14 +192,3 @@ class GrailObservation:
                 for member in decision["members"]:
                     put("group_members", seat(member))
         return tensor
-
-    def _putter(self, tensor: list[float]) -> _Put:
-        """`put(block, index, value=1)`; blocks a scenario leaves empty are not in the layout."""
-        offsets = self.layout.offsets
-
-        def put(name: str, index: int, value: float = 1.0) -> None:
-            offset = offsets.get(name)
-            if offset is not None:
-                tensor[offset + index] = value
-
-        return put
