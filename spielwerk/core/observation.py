@@ -10,7 +10,7 @@ every player count; the spectator is encoded as if seated at 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 
@@ -62,3 +62,20 @@ def seat_order(view: Mapping[str, Any]) -> tuple[int, int]:
 def relative(seat: int, viewer: int, players: int) -> int:
     """Block index of `seat` for `viewer`: 0 for the viewer, then clockwise."""
     return (seat - viewer) % players
+
+
+def put_to_move(
+    layout: ObservationLayout,
+    tensor: list[float],
+    to_move: Any,
+    seat: Callable[[int], int],
+    seats: int,
+) -> None:
+    """The "to_move" block of `seats` + 2: the seat(s) to move (a view's int, or list for a
+    simultaneous step) by their block index `seat(p)`, then chance, then the end."""
+    if isinstance(to_move, int):
+        layout.put(tensor, "to_move", seat(to_move))
+    elif isinstance(to_move, list):
+        layout.put_all(tensor, "to_move", (seat(p) for p in to_move))
+    else:
+        layout.put(tensor, "to_move", seats if to_move == "chance" else seats + 1)

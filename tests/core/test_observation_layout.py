@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from spielwerk.core.observation import ObservationLayout
+from spielwerk.core.observation import ObservationLayout, put_to_move
 
 
 def test_blocks_lie_one_after_another_and_an_empty_block_takes_no_room() -> None:
@@ -22,3 +22,16 @@ def test_blocks_lie_one_after_another_and_an_empty_block_takes_no_room() -> None
 def test_negative_sizes_and_repeated_names_are_refused(fields: list[tuple[str, int]]) -> None:
     with pytest.raises(ValueError, match="bad observation field"):
         ObservationLayout(fields)
+
+
+@pytest.mark.parametrize(
+    ("to_move", "hot"),
+    [(2, [0]), ([1, 2], [3, 0]), ("chance", [4]), ("end", [5])],
+    ids=["seat", "simultaneous", "chance", "end"],
+)
+def test_to_move_block(to_move: object, hot: list[int]) -> None:
+    """Seats by their block index (here relative to seat 2 of 4), then chance, then the end."""
+    layout = ObservationLayout([("to_move", 4 + 2)])
+    tensor = layout.zeros()
+    put_to_move(layout, tensor, to_move, lambda p: (p - 2) % 4, 4)
+    assert [i for i, v in enumerate(tensor) if v] == sorted(hot)

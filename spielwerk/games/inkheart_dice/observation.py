@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from spielwerk.core.observation import ObservationLayout, relative, seat_order
+from spielwerk.core.observation import ObservationLayout, put_to_move, relative, seat_order
 from spielwerk.games.inkheart_dice.params import PARAMS
 from spielwerk.games.inkheart_dice.state import PHASE_NAMES, REROLL_NAMES
 
@@ -56,11 +56,7 @@ def encode(view: Mapping[str, Any]) -> list[float]:
         LAYOUT.put(tensor, "scores", seat(p), view["scores"][p] / SCORE_SCALE)
         LAYOUT.put(tensor, "castle_discarded", seat(p), float(view["castle"][p] == "discarded"))
         LAYOUT.put(tensor, "seated", seat(p))
-    to_move = view["to_move"]
-    if isinstance(to_move, int):
-        LAYOUT.put(tensor, "to_move", seat(to_move))
-    else:
-        LAYOUT.put(tensor, "to_move", SEATS if to_move == "chance" else SEATS + 1)
+    put_to_move(LAYOUT, tensor, view["to_move"], seat, SEATS)
     if view["current"] is not None:
         LAYOUT.put(tensor, "current", seat(view["current"]))
     for die, value in enumerate(view["dice"] or ()):

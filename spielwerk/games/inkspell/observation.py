@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from spielwerk.core.observation import ObservationLayout, relative, seat_order
+from spielwerk.core.observation import ObservationLayout, put_to_move, relative, seat_order
 from spielwerk.games.inkspell.actions import ROW_NAMES
 from spielwerk.games.inkspell.params import PARAMS, PROVISION
 from spielwerk.games.inkspell.state import PHASE_NAMES, STEPS
@@ -104,11 +104,7 @@ def encode(view: Mapping[str, Any]) -> list[float]:
     def seat(p: int) -> int:
         return relative(p, viewer, players)
 
-    to_move = view["to_move"]
-    if isinstance(to_move, int):
-        put(tensor, "to_move", seat(to_move))
-    else:
-        put(tensor, "to_move", SEATS if to_move == "chance" else SEATS + 1)
+    put_to_move(LAYOUT, tensor, view["to_move"], seat, SEATS)
     if view["current"] is not None:
         put(tensor, "current", seat(view["current"]))
     put(tensor, "start_player", seat(view["start_player"]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from spielwerk.core.observation import ObservationLayout, relative, seat_order
+from spielwerk.core.observation import ObservationLayout, put_to_move, relative, seat_order
 from spielwerk.games.isolde.params import PARAMS
 from spielwerk.games.isolde.state import PHASE_NAMES
 
@@ -103,13 +103,7 @@ def encode(view: Mapping[str, Any]) -> list[float]:
         LAYOUT.put(tensor, "hand_sizes", seat(p), view["hand_sizes"][p] / HAND)
         if view["picked"] is not None and view["picked"][p]:
             LAYOUT.put(tensor, "picked", seat(p))
-    to_move = view["to_move"]
-    if isinstance(to_move, int):
-        LAYOUT.put(tensor, "to_move", seat(to_move))
-    elif isinstance(to_move, list):  # a simultaneous draft step
-        LAYOUT.put_all(tensor, "to_move", (seat(p) for p in to_move))
-    else:
-        LAYOUT.put(tensor, "to_move", SEATS if to_move == "chance" else SEATS + 1)
+    put_to_move(LAYOUT, tensor, view["to_move"], seat, SEATS)
     LAYOUT.put(tensor, "start_player", seat(view["start_player"]))
     for pending in view["pending_isolde_moves"]:
         LAYOUT.put(tensor, "isolde_moves_pending", seat(pending["seat"]), pending["steps"] / 3)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from spielwerk.core.observation import ObservationLayout, relative, seat_order
+from spielwerk.core.observation import ObservationLayout, put_to_move, relative, seat_order
 from spielwerk.games.witches.params import PARAMS
 from spielwerk.games.witches.state import PHASE_NAMES
 
@@ -62,11 +62,7 @@ def encode(view: Mapping[str, Any]) -> list[float]:
     if view["trump"] is not None:
         LAYOUT.put(tensor, "trump", ids(view["trump"]))
     LAYOUT.put_all(tensor, "trump_pile", (ids(c) for c in view["trump_pile"]))
-    to_move = view["to_move"]
-    if isinstance(to_move, int):
-        LAYOUT.put(tensor, "to_move", seat(to_move))
-    else:
-        LAYOUT.put(tensor, "to_move", SEATS if to_move == "chance" else SEATS + 1)
+    put_to_move(LAYOUT, tensor, view["to_move"], seat, SEATS)
     if view["leader"] is not None:
         LAYOUT.put(tensor, "leader", seat(view["leader"]))
     if view["trick_winner"] is not None:
