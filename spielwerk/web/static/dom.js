@@ -58,6 +58,20 @@ export function legalIndex(legal, keyOf) {
   return index;
 }
 
+/** The board's controls: `control(node, key)` makes `node` the control of the legal action
+ * whose key (`keyOf` of its JSON form) is `key`, if there is one, and returns `node`; `handled`
+ * collects the ids so controlled (the page lists the others as buttons). */
+export function legalControls(legal, keyOf, act) {
+  const index = legalIndex(legal, keyOf);
+  const handled = new Set();
+  const control = (node, key) => {
+    const entry = index.get(key);
+    if (entry) { legalControl(node, entry, act); handled.add(entry.id); }
+    return node;
+  };
+  return { control, handled, index };
+}
+
 /** A die face (1-6) as SVG. */
 export function dieFace(value, size = 46) {
   const pips = {

@@ -2,7 +2,7 @@
 // castle and hearts. Click a centre card to take it, an opponent's unsafe card to steal it, your
 // own unsafe card to make it safe, a die to re-roll it. Values and hearts come from the game's
 // component data (data.toml), the rest from the view.
-import { h, s, legalControl, legalIndex, cardBack, dieFace, plural } from "/static/dom.js";
+import { h, s, legalControls, cardBack, dieFace, plural } from "/static/dom.js";
 
 function cardInfo(data, name) {
   const entry = (data.cards || []).find((c) => c.name === name);
@@ -34,13 +34,7 @@ function castle(hearts, discarded) {
 
 export function render(ctx) {
   const { view, seat, legal, act, data, seatName, toMove, result } = ctx;
-  const handled = new Set();
-  const index = legalIndex(legal, (a) => `${a.type}:${a.card ?? a.die ?? ""}`);
-  const control = (node, key) => {
-    const entry = index.get(key);
-    if (entry) { legalControl(node, entry, act); handled.add(entry.id); }
-    return node;
-  };
+  const { control, handled, index } = legalControls(legal, (a) => `${a.type}:${a.card ?? a.die ?? ""}`, act);
 
   // ---- centre and dice
   const dice = view.dice || [];

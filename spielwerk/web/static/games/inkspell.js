@@ -5,7 +5,7 @@
 // ✦ beside it) or to send Staubfinger there; the reward rows, the advantage cards and the
 // turn's other choices are buttons beside the map. Names and rewards come from the game's
 // component data; the places on the drawing are chosen here, only for the picture.
-import { h, s, legalControl, legalIndex, seatColour, seatChip, plural } from "/static/dom.js";
+import { h, s, legalControls, seatColour, seatChip, plural } from "/static/dom.js";
 
 const PLACES = {
   grenze: [70, 62], hof: [205, 36], ombra: [345, 62], siechenhaus: [345, 252], nachtburg: [70, 252],
@@ -207,13 +207,7 @@ function keyOf(action) {
 
 export function render(ctx) {
   const { view, legal, act } = ctx;
-  const handled = new Set();
-  const index = legalIndex(legal, keyOf);
-  const control = (node, key) => {
-    const entry = index.get(key);
-    if (entry) { legalControl(node, entry, act); handled.add(entry.id); }
-    return node;
-  };
+  const { control, handled } = legalControls(legal, keyOf, act);
   const supply = view.supply || {};
   const head = h("div", { class: "felt" },
     h("div", { class: "row" },

@@ -2,7 +2,7 @@
 // ahead), the round, the shields, and this seat's cards. Click a card to keep it in the draft
 // or to play it (a combat card: its joust or tourney chip), a board to move your disc there
 // (Isolde's reward, the advanced start player's "on top").
-import { h, s, legalControl, legalIndex, seatColour, seatChip, faceCard, cardBack, plural } from "/static/dom.js";
+import { h, s, legalControls, seatColour, seatChip, faceCard, cardBack, plural } from "/static/dom.js";
 
 const TYPE_COLOURS = {
   isolde: "#b0307f", combat: "#c0392b", studies: "#11808f", king: "#b7860b",
@@ -135,13 +135,8 @@ function privateArea(view, ctx, control) {
 
 export function render(ctx) {
   const { view, legal, act, seatName } = ctx;
-  const handled = new Set();
-  const index = legalIndex(legal, (a) => [a.type, a.card, a.board].filter((x) => x !== undefined).join(":"));
-  const control = (node, key) => {
-    const entry = index.get(key);
-    if (entry) { legalControl(node, entry, act); handled.add(entry.id); }
-    return node;
-  };
+  const keyOf = (a) => [a.type, a.card, a.board].filter((x) => x !== undefined).join(":");
+  const { control, handled } = legalControls(legal, keyOf, act);
   const head = h("div", { class: "felt isolde-head" },
     h("div", { class: "row" },
       h("strong", { text: `Round ${view.round} of ${view.rounds}` }),

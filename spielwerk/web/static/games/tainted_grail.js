@@ -4,7 +4,7 @@
 // with health, energy, terror, food, attributes and items, and the day's events. Click a
 // location to travel there, your own location to explore it, an action of the place or an item
 // to use it, an option to choose it. Everything is public: all seats see the same table.
-import { h, s, legalControl, legalIndex, seatColour, seatChip, plural } from "/static/dom.js";
+import { h, s, legalControls, seatColour, seatChip, plural } from "/static/dom.js";
 
 const CELL_W = 96, CELL_H = 72, PAD = 10;
 
@@ -131,7 +131,7 @@ function characterCards(view, ctx, control) {
   }));
 }
 
-function decisionPanel(view, ctx, control, handledKeys) {
+function decisionPanel(view, ctx, control, isHandled) {
   const { legal, seatName } = ctx;
   const decision = view.decision;
   const names = view.characters.map((c) => c.name);
@@ -155,7 +155,7 @@ function decisionPanel(view, ctx, control, handledKeys) {
           `location_action:${a.id}`))));
     }
   }
-  const rest = legal.filter((entry) => !handledKeys.has(keyOf(entry.action)) && !["travel", "explore", "use", "equip", "unequip", "location_action"].includes(entry.action.type));
+  const rest = legal.filter((entry) => !isHandled(keyOf(entry.action)) && !["travel", "explore", "use", "equip", "unequip", "location_action"].includes(entry.action.type));
   if (rest.length) {
     parts.push(h("div", { class: "options" }, rest.map((entry) =>
       control(h("button", { type: "button", text: withoutName(entry.text, names) }), keyOf(entry.action)))));
@@ -180,14 +180,8 @@ function eventsPanel(view) {
 
 export function render(ctx) {
   const { view, legal, act } = ctx;
-  const handled = new Set();
-  const handledKeys = new Set();
-  const index = legalIndex(legal, keyOf);
-  const control = (node, key) => {
-    const entry = index.get(key);
-    if (entry) { legalControl(node, entry, act); handled.add(entry.id); handledKeys.add(key); }
-    return node;
-  };
+  const { control, handled, index } = legalControls(legal, keyOf, act);
+  const isHandled = (key) => handled.has(index.get(key)?.id);
   const phase = { dawn: "Dawn", day: "Day", dusk: "Dusk", night: "Night" }[view.phase] || view.phase;
   const head = h("div", { class: "felt" },
     h("div", { class: "row" },
@@ -196,6 +190,6 @@ export function render(ctx) {
       view.result ? h("span", { text: `${view.result.outcome === "win" ? "Won" : "Lost"}: ${view.result.reason}` }) : null));
   const map = mapSvg(view, ctx, control);
   const cards = characterCards(view, ctx, control);
-  const decision = decisionPanel(view, ctx, control, handledKeys);
+  const decision = decisionPanel(view, ctx, control, isHandled);
   return { node: h("div", { class: "grail" }, head, map, decision, cards, eventsPanel(view)), handled };
 }

@@ -1,7 +1,7 @@
 // The Witches of Blackmore: the table drawn from one seat's view.
 // Trump pile and the witches' wheel, the draw pile, the trick in the middle, every seat with its
 // hand size, cards it took face up and its captured pile, and your hand (click a card to play).
-import { h, s, legalControl, legalIndex, cardBack, plural } from "/static/dom.js";
+import { h, s, legalControls, cardBack, plural } from "/static/dom.js";
 
 const COLOURS = {
   red: "#d62828", yellow: "#d9a400", green: "#2a9d4b",
@@ -69,14 +69,8 @@ function trickPoints(trick) {
 
 export function render(ctx) {
   const { view, seat, legal, act, seatName } = ctx;
-  const handled = new Set();
   const trumpColour = view.trump ? parse(view.trump).colour : null;
-  const plays = legalIndex(legal, (a) => `${a.type}:${a.card ?? ""}`);
-  const control = (node, key) => {
-    const entry = plays.get(key);
-    if (entry) { legalControl(node, entry, act); handled.add(entry.id); }
-    return node;
-  };
+  const { control, handled } = legalControls(legal, (a) => `${a.type}:${a.card ?? ""}`, act);
 
   // ---- centre: trump pile, wheel, draw pile
   const pile = view.trump_pile || [];
