@@ -470,6 +470,10 @@ def serve(
     tables_per_minute: Annotated[
         int, typer.Option(help="new tables one client address may open a minute (0: no limit)")
     ] = DEFAULT_TABLES_PER_MINUTE,
+    scenario_dir: Annotated[
+        Path | None,
+        typer.Option(help="a directory of Tainted Grail scenarios (NAME.toml) offered by name"),
+    ] = None,
 ) -> None:
     """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
     try:
@@ -485,8 +489,18 @@ def serve(
             raise UsageProblem(f"--bot-delay must not be negative, not {bot_delay}")
         if tables_per_minute < 0:
             raise UsageProblem(f"--tables-per-minute must not be negative, not {tables_per_minute}")
+        if scenario_dir is not None and not scenario_dir.is_dir():
+            raise UsageProblem(f"--scenario-dir {str(scenario_dir)!r} is not a directory")
     try:
-        run_server(host, port, db, bot_workers, bot_delay, tables_per_minute=tables_per_minute)
+        run_server(
+            host,
+            port,
+            db,
+            bot_workers,
+            bot_delay,
+            tables_per_minute=tables_per_minute,
+            scenario_dir=str(scenario_dir) if scenario_dir is not None else None,
+        )
     except Exception as error:  # e.g. an unreachable database or a bad URL
         if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(
             error, ValueError

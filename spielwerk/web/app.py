@@ -28,6 +28,7 @@ from spielwerk.web.bots import BotPool
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
+from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import (
     CLIENT_MESSAGE,
     MAX_BODY_BYTES,
@@ -40,6 +41,7 @@ from spielwerk.web.protocol import (
     ok_message,
     validation_text,
 )
+from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
     Connection,
@@ -87,6 +89,9 @@ class ServerSettings:
     max_connections: int = 4096
     tables_per_minute: int = DEFAULT_TABLES_PER_MINUTE
     """New tables one client address may open a minute (0: no limit)."""
+    scenario_dir: str | None = None
+    """The operator's Tainted Grail scenarios (`NAME.toml`), offered by name with the
+    built-in ones."""
 
 
 class _BodyTooLarge(Exception):
@@ -161,6 +166,7 @@ def _error(status: int, text: str) -> JSONResponse:
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     settings = settings or ServerSettings()
+    table_options = TableOptions(ScenarioCatalog(settings.scenario_dir))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -171,6 +177,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             bot_delay=settings.bot_delay,
             max_connections_per_table=settings.max_connections_per_table,
             max_connections=settings.max_connections,
+            options=table_options,
         )
         app.state.hub = hub
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
@@ -181,6 +188,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             resuming.cancel()
             await hub.close()
             storage.close()
+            table_options.scenarios.close()
 
     app = FastAPI(title="spielwerk", lifespan=lifespan, docs_url=None, redoc_url=None)
     creation_limit = CreationLimit(settings.tables_per_minute)
@@ -190,6 +198,16 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     def hub_of(request: Request | WebSocket) -> TableHub:
         hub: TableHub = request.app.state.hub
         return hub
+
+    def info_of(game: str) -> dict[str, Any]:
+        """The game's description with the choices this server offers for options that name
+        a file (the scenarios)."""
+        info = game_info(game)
+        for option in info["options"]:
+            choices = table_options.choices(game, option["name"])
+            if choices is not None:
+                option["choices"] = choices
+        return info
 
     # ------------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
@@ -206,7 +224,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             title, about, summary = rules_text(game)
         except ClientError as error:
             return HTMLResponse(f"<p>{html.escape(str(error))}</p>", status_code=404)
-        info = game_info(game)
+        info = info_of(game)
         options = "".join(
             f"<li><code>{html.escape(o['name'])}</code> (default "
             f"<code>{html.escape(str(o['default']))}</code>): {html.escape(o['help'])}</li>"
@@ -231,12 +249,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ API
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
-        return [game_info(name) for name in web_games()]
+        return [info_of(name) for name in web_games()]
 
     @app.get("/api/games/{game}")
     async def describe_game(game: str) -> Response:
         try:
-            info = game_info(game)
+            info = info_of(game)
         except ClientError as error:
             return _error(404, str(error))
         return JSONResponse({**info, "data": component_data(game)})
@@ -319,8 +337,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return table
         if not table.state.is_terminal():
             return _error(409, "the record is published when the game is over")
+        record = table.state.to_record()
+        record["options"] = dict(table.row.options)  # a scenario's name, never a server path
         return JSONResponse(
-            table.state.to_record(),
+            record,
             headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'},
         )
 

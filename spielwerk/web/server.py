@@ -33,12 +33,14 @@ def serve(
     bot_delay: float = 0.6,
     log_level: str = "info",
     tables_per_minute: int = ServerSettings.tables_per_minute,
+    scenario_dir: str | None = None,
 ) -> None:
     settings = ServerSettings(
         db_url=db_url or ServerSettings.db_url,
         bot_workers=bot_workers or default_bot_workers(),
         bot_delay=bot_delay,
         tables_per_minute=tables_per_minute,
+        scenario_dir=scenario_dir,
     )
     Storage(settings.db_url).close()  # a bad URL or an unreachable database fails here, early
     config = uvicorn.Config(

@@ -28,8 +28,9 @@ from spielwerk.core.actions import Action
 from spielwerk.core.game import Game
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.web.bots import BotPool, bot_request, check_bot_spec
-from spielwerk.web.catalog import available_game, renderer_url
+from spielwerk.web.catalog import renderer_url, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import CreateTable
 from spielwerk.web.storage import (
     SeatRow,
@@ -131,8 +132,10 @@ class TableHub:
         bot_delay: float = 0.0,
         max_connections_per_table: int = 64,
         max_connections: int = 4096,
+        options: TableOptions | None = None,
     ) -> None:
         self.storage = storage
+        self.options = options or TableOptions()
         self.bots = bots
         self.bot_delay = bot_delay
         self.max_connections_per_table = max_connections_per_table
@@ -148,6 +151,11 @@ class TableHub:
     async def _in_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
+    @staticmethod
+    async def _in_thread(fn: Callable[..., T], *args: Any) -> T:
+        """Work that reads files or replays games, off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
     async def close(self) -> None:
         self._closed = True
         for table in list(self.tables.values()):
@@ -159,7 +167,9 @@ class TableHub:
     # ------------------------------------------------------------------ creating
     async def create(self, request: CreateTable) -> tuple[str, dict[int, str]]:
         """A new table; returns its id and the secret token of every human seat."""
-        game = available_game(request.game, dict(request.options))
+        if request.game not in web_games():
+            raise ClientError(f"unknown game {request.game!r}")
+        game, options = await self._in_thread(self.options.build, request.game, request.options)
         players = len(request.seats)
         seed = secrets.randbelow(2**31)
         try:
@@ -186,7 +196,7 @@ class TableHub:
                 self.storage.create_table,
                 table_id,
                 game.name,
-                dict(game.options),
+                options,
                 players,
                 seed,
                 secrets.token_hex(16),
@@ -230,7 +240,15 @@ class TableHub:
         except StorageError as error:
             log.error("table %s: %s", table_id, error.__cause__ or error)
             raise ClientError("the database did not answer; try again") from None
-        return await asyncio.get_running_loop().run_in_executor(None, _replay_table, row, actions)
+        return await self._in_thread(self._rebuild, row, actions)
+
+    def _rebuild(self, row: TableRow, actions: Sequence[Any]) -> LiveTable:
+        """The table rebuilt from its stored row and actions (in a worker thread)."""
+        try:
+            game, _ = self.options.build(row.game, row.options)
+        except Exception as error:
+            raise ClientError(f"table {row.id} cannot be rebuilt: {error}") from None
+        return _replay_table(row, game, actions)
 
     async def resume_bots(self) -> int:
         """After a (re)start: load every unfinished table that seats a bot, so that bots to move
@@ -425,10 +443,9 @@ def table_summary(row: TableRow) -> dict[str, Any]:
     }
 
 
-def _replay_table(row: TableRow, actions: Sequence[Any]) -> LiveTable:
+def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTable:
     """Rebuild a table from its stored actions, with every viewer's log text."""
     try:
-        game = spielwerk.load(row.game, **row.options)
         state = game.new_state(row.players, seed=row.seed)
     except Exception as error:
         raise ClientError(f"table {row.id} cannot be rebuilt: {error}") from None

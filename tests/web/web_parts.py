@@ -15,7 +15,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +75,11 @@ class Server:
         bot_workers: int = 1,
         log_path: Path | None = None,
         tables_per_minute: int = 0,  # tests open many tables from one address
+        extra_args: Sequence[str] = (),
     ) -> None:
         self.db_url = db_url
+        self.extra_args = list(extra_args)
+        """More `spielwerk serve` options."""
         self.tables_per_minute = tables_per_minute
         self.port = port or free_port()
         self.bot_delay = bot_delay
@@ -110,6 +113,7 @@ class Server:
             str(self.bot_delay),
             "--tables-per-minute",
             str(self.tables_per_minute),
+            *self.extra_args,
         ]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
