@@ -6,7 +6,7 @@
 
 Plays each line-up with seat rotation (`spielwerk.sim.tournament.run_tournament`) and prints a
 markdown table with 95% Wilson intervals. Without `--lineup`, the game's standard line-ups from
-LINEUPS are played. MCTS seats get the game's tuning from `spielwerk.agents.MCTS_TUNING`.
+LINEUPS are played. MCTS seats get the game's tuning from `spielwerk.agents.configs.MCTS_CONFIGS`.
 """
 
 from __future__ import annotations

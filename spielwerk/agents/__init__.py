@@ -1,45 +1,29 @@
-"""Agents: random, per-game heuristics, information-set MCTS; and seat specs like `mcts:2s`.
+"""Agents: random, per-game heuristics, guided information-set MCTS; and seat specs like `mcts:2s`.
 
-A seat spec is `random`, `heuristic`, `mcts` (1000 iterations), `mcts:500` (iterations) or
-`mcts:2.5s` (seconds per decision). `human` is handled by the interfaces, not here.
+A seat spec is `random`, `heuristic`, `mcts` (the plain search, 1000 iterations), `mcts:500`
+(iterations) or `mcts:2.5s` (seconds per decision), or `best` (the game's strongest built-in
+bot at its default time a decision; `best:0.5s` or `best:2000` at another budget). `human` is
+handled by the interfaces, not here. Each game's search settings are in
+`spielwerk.agents.configs`.
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from spielwerk.agents.base import Agent, Turn
+from spielwerk.agents.configs import (
+    BEST_CONFIGS,
+    MCTS_CONFIGS,
+    SearchConfig,
+    best_config,
+    mcts_config,
+)
 from spielwerk.agents.heuristics import heuristic_factory
 from spielwerk.agents.mcts import MCTSAgent
 from spielwerk.agents.random_agent import RandomAgent
 
-AGENT_KINDS = ("random", "heuristic", "mcts")
-
-
-class MCTSTuning(TypedDict, total=False):
-    """Keyword arguments of MCTSAgent that a game may set for its `mcts` seats."""
-
-    score_weight: float
-    rollout_decisions: int
-    lead_scale: float
-
-
-MCTS_TUNING: dict[str, MCTSTuning] = {
-    # Tintenherz: a fifth of random 3-player games end with every score 0, so the win alone
-    # tells rollouts apart poorly; adding 0.02 x score lifts MCTS(1000) from 0.485 to 0.547
-    # against the heuristic (docs/games/inkheart_dice.md).
-    "inkheart_dice": {"score_weight": 0.02},
-    # Tainted Grail: random rollouts of the day cycle never win, so by win alone every move
-    # looks alike and MCTS mostly passes (0 of 200 games won); the team score (quest markers)
-    # gives rollouts a gradient (docs/games/tainted_grail.md).
-    "tainted_grail": {"score_weight": 0.05},
-    # Tintenblut: random play needs some 40 rounds to end a game, so who wins a full rollout
-    # says little about the move at the root (mcts:300 won 0.045 against the heuristic); a
-    # rollout cut after 60 decisions and valued by the lead on the victory track says more
-    # (docs/games/inkspell.md).
-    "inkspell": {"rollout_decisions": 60, "lead_scale": 8.0},
-}
-"""Per-game MCTS settings measured to play better than the generic defaults."""
+AGENT_KINDS = ("random", "heuristic", "mcts", "best")
+SEARCH_KINDS = ("mcts", "best")
+"""Seat kinds that search (and so think for a while on every decision)."""
 
 
 class AgentSpecError(ValueError):
@@ -57,39 +41,59 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
             raise AgentSpecError(f"there is no heuristic bot for {game_name} yet")
         return factory(seed)
     if kind == "mcts":
-        return _mcts(budget, seed, MCTS_TUNING.get(game_name, {}))
+        return _search(mcts_config(game_name), budget, game_name, seed)
+    if kind == "best":
+        return _search(best_config(game_name), budget, game_name, seed)
     raise AgentSpecError(
-        f"unknown seat {spec!r}: use random, heuristic, mcts, mcts:ITERATIONS or mcts:SECONDSs"
+        f"unknown seat {spec!r}: use random, heuristic, mcts, mcts:ITERATIONS, mcts:SECONDSs "
+        "or best"
     )
 
 
-def _mcts(budget: str, seed: int | None, tuning: MCTSTuning) -> MCTSAgent:
-    if not budget:
-        return MCTSAgent(iterations=1000, seed=seed, **tuning)
+def is_search_spec(spec: str) -> bool:
+    """True for the seat specs whose agents search (they take a while a decision)."""
+    return spec.strip().lower().partition(":")[0] in SEARCH_KINDS
+
+
+def parse_budget(budget: str) -> tuple[int | None, float | None]:
+    """`500` -> (500, None); `2.5s` -> (None, 2.5); AgentSpecError on anything else."""
     try:
         if budget.endswith("s"):
             seconds = float(budget[:-1])
-            if not seconds > 0:
+            if not seconds > 0 or seconds == float("inf"):
                 raise ValueError
-            return MCTSAgent(iterations=None, seconds=seconds, seed=seed, **tuning)
+            return None, seconds
         iterations = int(budget)
         if iterations < 1:
             raise ValueError
-        return MCTSAgent(iterations=iterations, seed=seed, **tuning)
+        return iterations, None
     except ValueError:
         raise AgentSpecError(
             f"bad MCTS budget {budget!r}: give iterations (mcts:500) or seconds (mcts:2s)"
         ) from None
 
 
+def _search(config: SearchConfig, budget: str, game_name: str, seed: int | None) -> Agent:
+    if budget:
+        config = config.with_budget(*parse_budget(budget))
+    try:
+        return config.build(game_name, seed)
+    except ValueError as error:
+        raise AgentSpecError(str(error)) from None
+
+
 __all__ = [
     "AGENT_KINDS",
-    "MCTS_TUNING",
+    "BEST_CONFIGS",
+    "MCTS_CONFIGS",
+    "SEARCH_KINDS",
     "Agent",
     "AgentSpecError",
     "MCTSAgent",
-    "MCTSTuning",
     "RandomAgent",
+    "SearchConfig",
     "Turn",
+    "is_search_spec",
     "make_agent",
+    "parse_budget",
 ]

@@ -1,20 +1,34 @@
-"""Information-set Monte Carlo tree search, generic over every registered game.
+"""Information-set Monte Carlo tree search with pluggable guidance, generic over every game.
 
 Each iteration draws a determinization of the seat's information set (`Turn.determinize`,
 i.e. `State.resample`), then walks one shared tree keyed by action ids:
 
-- selection by UCB1 over the actions legal *in this determinization*, with availability counts
+- selection over the actions legal *in this determinization*, with availability counts
   (Cowling, Powley & Whitehouse 2012, SO-ISMCTS), so actions that are often unavailable (an
-  opponent's card that is only sometimes in its hand) are not over-explored;
+  opponent's card that is only sometimes in its hand) are not over-explored: UCB1 without a
+  prior; with a `prior` (`spielwerk.agents.guidance.Prior`), PUCT as in AlphaZero,
+  Q + c · P · sqrt(availability) / (1 + visits), an unvisited action's Q being the mean of its
+  visited siblings (first-play urgency);
 - chance events are sampled afresh each iteration and do not branch the tree (open loop), so
   the tree never splits on hidden draws;
 - simultaneous decisions are decoupled: each deciding seat picks from its own statistics at the
   node, so no seat's choice is conditioned on another's hidden pick;
-- a uniformly random rollout to the end, then every node on the path is credited with the
-  return of the seat that chose its action. Per game (`MCTS_TUNING`), a rollout may instead stop
-  after a number of player decisions and be valued by each seat's lead in the running scores
-  (`State.running_scores`): where random play wanders for hundreds of steps, the score a few
-  dozen steps on says more about a move than who happens to win at the end.
+- from the new node, a rollout by the `rollout` policy (uniformly random by default), cut off
+  after `rollout_decisions` player decisions if given (0: value the new node at once), valued
+  by the `valuation` (`leaf` at the cut-off, `terminal` at the end); every node on the path is
+  credited with the value of the seat that chose its action.
+
+The move played is the most visited one; with a `blueprint` (a bot, e.g. the game's
+heuristic), the search plays the blueprint's move unless its own choice is better by at least
+`margin` in mean value (search on top of a blueprint, as SPARTA does for Hanabi: it can only
+leave the blueprint where its estimate is clearly better).
+
+How a learned network plugs in: a `Prior` that runs the policy head on
+`state.observation_tensor(seat)` with the legal-action mask, a `Valuation` whose `leaf` is the
+value head (per seat), and `rollout_decisions=0`. The search calls the prior once per new tree
+node (`Node.p` holds each child's share) and the valuation once per iteration; it never passes
+the true state, only determinizations. Per-game choices of these parts live in
+`spielwerk.agents.configs`.
 
 The agent sees nothing but the Turn; the budget is a number of iterations or of seconds.
 """
@@ -27,18 +41,26 @@ import time
 from collections.abc import Sequence
 
 from spielwerk.agents.base import Agent, Turn
+from spielwerk.agents.guidance import Prior, RolloutPolicy, Valuation, WinValuation
 from spielwerk.core.actions import Action
 from spielwerk.core.state import CHANCE, TERMINAL, State
 
+Key = int | tuple[tuple[int, int], ...]
+"""A child's key: an action id, or ((seat, action id),) at a simultaneous decision."""
+
 
 class Node:
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "p", "total", "visits")
 
-    def __init__(self) -> None:
-        self.children: dict[int | tuple[tuple[int, int], ...], Node] = {}
+    def __init__(self, p: float = 0.0) -> None:
+        self.children: dict[Key, Node] = {}
         self.visits = 0
-        self.total = 0.0  # sum of returns for the seat whose action leads here
+        self.total = 0.0  # sum of values for the seat whose action leads here
         self.avail = 0  # how often this action was legal when its parent was visited
+        self.p = p  # the prior's share of this action at its parent (PUCT only)
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
 
 
 class MCTSAgent(Agent):
@@ -51,9 +73,13 @@ class MCTSAgent(Agent):
         seconds: float | None = None,
         exploration: float = 0.7,
         seed: int | None = None,
-        score_weight: float = 0.0,
+        *,
+        valuation: Valuation | None = None,
+        rollout: RolloutPolicy | None = None,
         rollout_decisions: int | None = None,
-        lead_scale: float = 10.0,
+        prior: Prior | None = None,
+        blueprint: Agent | None = None,
+        margin: float = 0.05,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations or seconds")
@@ -61,34 +87,48 @@ class MCTSAgent(Agent):
             raise ValueError("MCTS needs at least one iteration")
         if seconds is not None and seconds <= 0:
             raise ValueError("MCTS needs a positive time budget")
-        if rollout_decisions is not None and rollout_decisions < 1:
-            raise ValueError("a rollout needs at least one decision")
-        if not lead_scale > 0:
-            raise ValueError("the lead scale must be positive")
+        if rollout_decisions is not None and rollout_decisions < 0:
+            raise ValueError("a rollout cannot have a negative number of decisions")
         self.iterations = iterations
         self.seconds = seconds
+        # UCB1's constant without a prior, PUCT's with one.
         self.exploration = exploration
-        # Value of a finished rollout for a seat: its return plus score_weight x its score
-        # (from `result()["scores"]`). Where most random games end in near-draws, the score
-        # says which line of play was better when the win alone does not.
-        self.score_weight = score_weight
-        # Rollouts stop after this many player decisions, valued by the lead in the running
-        # scores: 0.5 + 0.5 tanh((mine - best other) / lead_scale). None: play to the end.
+        self.valuation: Valuation = valuation if valuation is not None else WinValuation()
+        self.rollout = rollout  # None: uniformly random, inlined
+        # Rollouts stop after this many player decisions and are valued by `valuation.leaf`
+        # (0: at the new node itself); None: play to the end.
         self.rollout_decisions = rollout_decisions
-        self.lead_scale = lead_scale
+        self.prior = prior
+        self.blueprint = blueprint
+        self.margin = margin
         self.rng = random.Random(seed)
         self.last_iterations = 0
+        self.last_root: Node | None = None
 
+    # ------------------------------------------------------------------ deciding
     def act(self, turn: Turn) -> Action:
         legal = turn.legal_actions
         if len(legal) == 1:
+            self.last_iterations = 0
             return legal[0]
         root = self.search(turn)
         simultaneous = turn.sample is not None and isinstance(turn.sample.to_move, frozenset)
         children = root.children
-        keyed = [(((turn.player, a.id),) if simultaneous else a.id, a) for a in legal]
-        visited = [(children[key], action) for key, action in keyed if key in children]
-        return max(visited, key=lambda pair: (pair[0].visits, pair[0].total))[1]
+
+        def key(action: Action) -> Key:
+            return ((turn.player, action.id),) if simultaneous else action.id
+
+        visited = [(children[key(a)], a) for a in legal if key(a) in children]
+        best_node, best = max(visited, key=lambda pair: (pair[0].visits, pair[0].total))
+        if self.blueprint is None:
+            return best
+        planned = self.blueprint.act(turn)
+        planned_node = children.get(key(planned))
+        if planned_node is None or not planned_node.visits:
+            return planned  # no evidence against the blueprint's move
+        if best_node.mean() >= planned_node.mean() + self.margin:
+            return best
+        return planned
 
     def search(self, turn: Turn) -> Node:
         root = Node()
@@ -101,10 +141,13 @@ class MCTSAgent(Agent):
             self._iterate(root, turn.determinize(self.rng), turn.player)
             done += 1
         self.last_iterations = done
+        self.last_root = root
         return root
 
+    # ------------------------------------------------------------------ one iteration
     def _iterate(self, root: Node, state: State, player: int) -> None:
         rng = self.rng
+        guided = self.prior is not None
         node = root
         path: list[tuple[Node, int]] = []  # (node, seat credited with its value)
         expanded = False
@@ -120,27 +163,34 @@ class MCTSAgent(Agent):
                 continue
             legal = state.legal_ids(to_move)
             children = node.children
-            untried = [a for a in legal if a not in children]
-            if untried:
-                action = untried[int(rng.random() * len(untried))]
-                children[action] = Node()
-                expanded = True
+            if guided:
+                self._add_priors(node, state, to_move, legal, legal)
+                action = legal[self._puct(node, legal)]
+                child = children[action]
+                expanded = child.visits == 0
             else:
-                action = legal[self._select(node, legal)]
-            for a in legal:  # unexpanded actions get counted once they have a node
-                child = children.get(a)
-                if child is not None:
-                    child.avail += 1
-            node = children[action]
+                untried = [a for a in legal if a not in children]
+                if untried:
+                    action = untried[int(rng.random() * len(untried))]
+                    children[action] = Node()
+                    expanded = True
+                else:
+                    action = legal[self._select(node, legal)]
+                for a in legal:  # unexpanded actions get counted once they have a node
+                    counted = children.get(a)
+                    if counted is not None:
+                        counted.avail += 1
+                child = children[action]
+            node = child
             path.append((node, to_move))
             state.apply_trusted(action, to_move)
-        returns = self._rollout(state)
+        values = self._rollout(state)
         root.visits += 1
         for visited, seat in path:
             visited.visits += 1
-            visited.total += returns[seat]
+            visited.total += values[seat]
 
-    def _select(self, node: Node, keys: Sequence[int | tuple[tuple[int, int], ...]]) -> int:
+    def _select(self, node: Node, keys: Sequence[Key]) -> int:
         """Index of the key whose child has the best UCB score (availability-corrected)."""
         children = node.children
         c = self.exploration
@@ -154,6 +204,49 @@ class MCTSAgent(Agent):
                 best, best_score = index, score
         return best
 
+    def _puct(self, node: Node, keys: Sequence[Key]) -> int:
+        """Index of the key with the best PUCT score; counts every key as available."""
+        children = node.children
+        visits = 0
+        total = 0.0
+        for key in keys:
+            child = children[key]
+            child.avail += 1
+            visits += child.visits
+            total += child.total
+        first_play = total / visits if visits else 0.5
+        c = self.exploration
+        best, best_score = 0, -math.inf
+        for index, key in enumerate(keys):
+            child = children[key]
+            n = child.visits
+            q = child.total / n if n else first_play
+            score = q + c * child.p * math.sqrt(child.avail) / (1 + n)
+            if score > best_score:
+                best, best_score = index, score
+        return best
+
+    def _add_priors(
+        self,
+        node: Node,
+        state: State,
+        seat: int,
+        legal: Sequence[int],
+        keys: Sequence[Key],
+    ) -> None:
+        """Give every key without a child one, with its prior share (one prior call per node,
+        again only when a determinization shows actions the node has not seen)."""
+        children = node.children
+        if all(key in children for key in keys):
+            return
+        assert self.prior is not None
+        weights = self.prior(state, seat, legal)
+        total = sum(weights)
+        uniform = 1.0 / len(keys)
+        for key, weight in zip(keys, weights, strict=True):
+            if key not in children:
+                children[key] = Node(weight / total if total > 0 else uniform)
+
     def _simultaneous(
         self,
         node: Node,
@@ -163,23 +256,29 @@ class MCTSAgent(Agent):
     ) -> tuple[Node, bool]:
         """Each seat picks from its own statistics, stored under keys ((seat, action),)."""
         rng = self.rng
+        guided = self.prior is not None
         children = node.children
         picks: list[tuple[int, int]] = []
         expanded = False
         for seat in sorted(deciding):
             legal = state.legal_ids(seat)
-            keys = [((seat, a),) for a in legal]
-            untried = [i for i, key in enumerate(keys) if key not in children]
-            if untried:
-                index = untried[int(rng.random() * len(untried))]
-                children[keys[index]] = Node()
-                expanded = True
+            keys: list[Key] = [((seat, a),) for a in legal]
+            if guided:
+                self._add_priors(node, state, seat, legal, keys)
+                index = self._puct(node, keys)
+                expanded = expanded or children[keys[index]].visits == 0
             else:
-                index = self._select(node, keys)
-            for key in keys:
-                child = children.get(key)
-                if child is not None:
-                    child.avail += 1
+                untried = [i for i, key in enumerate(keys) if key not in children]
+                if untried:
+                    index = untried[int(rng.random() * len(untried))]
+                    children[keys[index]] = Node()
+                    expanded = True
+                else:
+                    index = self._select(node, keys)
+                for key in keys:
+                    counted = children.get(key)
+                    if counted is not None:
+                        counted.avail += 1
             path.append((children[keys[index]], seat))
             picks.append((seat, legal[index]))
         for seat, action in picks:
@@ -190,52 +289,38 @@ class MCTSAgent(Agent):
             child = children[joint] = Node()
         return child, expanded
 
-    def _rollout(self, state: State) -> list[float]:
+    # ------------------------------------------------------------------ the rollout
+    def _rollout(self, state: State) -> Sequence[float]:
         rng = self.rng
+        policy = self.rollout
+        valuation = self.valuation
         limit = self.rollout_decisions
         decisions = 0
         while True:
             to_move = state.to_move
             if to_move == TERMINAL:
-                return self._value(state)
+                return valuation.terminal(state)
             if to_move == CHANCE:
                 state.apply_trusted(state.sample_chance_id(rng), CHANCE)
                 continue
             if limit is not None and decisions >= limit:
-                lead = self._lead(state)
-                if lead is not None:
-                    return lead
-                limit = None  # no running score in this game: play to the end
+                value = valuation.leaf(state)
+                if value is not None:
+                    return value
+                limit = None  # this valuation cannot value a game in progress: play on
             if isinstance(to_move, frozenset):
                 for seat in sorted(to_move):
                     legal = state.legal_ids(seat)
-                    state.apply_trusted(legal[int(rng.random() * len(legal))], seat)
+                    if policy is None:
+                        action = legal[int(rng.random() * len(legal))]
+                    else:
+                        action = policy.choose(state, seat, legal, rng)
+                    state.apply_trusted(action, seat)
             else:
                 legal = state.legal_ids(to_move)
-                state.apply_trusted(legal[int(rng.random() * len(legal))], to_move)
+                if policy is None:
+                    action = legal[int(rng.random() * len(legal))]
+                else:
+                    action = policy.choose(state, to_move, legal, rng)
+                state.apply_trusted(action, to_move)
             decisions += 1
-
-    def _lead(self, state: State) -> list[float] | None:
-        """Each seat's lead over the best other seat in the running scores, squashed to (0, 1)."""
-        scores = state.running_scores()
-        if scores is None or len(scores) < 2:
-            return None
-        scale = self.lead_scale
-        values = []
-        for seat, mine in enumerate(scores):
-            best_other = max(score for other, score in enumerate(scores) if other != seat)
-            values.append(0.5 + 0.5 * math.tanh((mine - best_other) / scale))
-        return values
-
-    def _value(self, state: State) -> list[float]:
-        if self.rollout_decisions is not None:
-            # Finished within the cut-off: valued on the same scale as a cut-off rollout.
-            lead = self._lead(state)
-            if lead is not None:
-                return lead
-        returns = state.returns()
-        if not self.score_weight:
-            return returns
-        weight = self.score_weight
-        scores = state.result()["scores"]
-        return [r + weight * float(s) for r, s in zip(returns, scores, strict=True)]

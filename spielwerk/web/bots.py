@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import spielwerk
-from spielwerk.agents import AgentSpecError, make_agent
+from spielwerk.agents import AgentSpecError, is_search_spec, make_agent
 from spielwerk.agents.base import make_turn
 from spielwerk.agents.heuristics import heuristic_factory
 from spielwerk.core.state import State
@@ -65,7 +65,7 @@ def check_bot_spec(spec: str, game_name: str) -> str:
     if kind == "heuristic" and heuristic_factory(game_name) is None:
         raise AgentSpecError(f"there is no heuristic bot for {game_name} yet")
     make_agent(spec, game_name, 0)  # raises AgentSpecError on anything unknown
-    if kind == "mcts" and budget:
+    if is_search_spec(spec) and budget:
         if budget.endswith("s"):
             if float(budget[:-1]) > MAX_MCTS_SECONDS:
                 raise AgentSpecError(f"an MCTS bot may think at most {MAX_MCTS_SECONDS:g} s")
@@ -76,7 +76,7 @@ def check_bot_spec(spec: str, game_name: str) -> str:
 
 def is_search(spec: str) -> bool:
     """True for the bots that search (and so take the search lane)."""
-    return spec.partition(":")[0] == "mcts"
+    return is_search_spec(spec)
 
 
 def bot_levels(game_name: str) -> list[dict[str, str]]:

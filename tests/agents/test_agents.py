@@ -7,8 +7,9 @@ import random
 import pytest
 
 import spielwerk
-from spielwerk.agents import AgentSpecError, MCTSAgent, make_agent
+from spielwerk.agents import AgentSpecError, MCTSAgent, is_search_spec, make_agent
 from spielwerk.agents.base import Turn, make_turn
+from spielwerk.agents.guidance import LeadValuation, WinValuation
 from spielwerk.core.state import CHANCE
 from spielwerk.sim.match import play_game
 from spielwerk.sim.tournament import run_tournament
@@ -139,19 +140,20 @@ def test_strength_order_mcts_beats_heuristic_and_random_at_four_players() -> Non
     assert mcts.mean_score > max(o.mean_score for o in others)
 
 
-def test_mcts_tuning_applies_per_game_and_adds_the_weighted_score() -> None:
+def test_mcts_configs_apply_per_game_and_add_the_weighted_score() -> None:
     """`mcts` seats on Tintenherz value a finished rollout by win share + 0.02 x score; other
-    games by the win share alone."""
+    games by the win share alone (`spielwerk.agents.configs.MCTS_CONFIGS`)."""
     tuned = make_agent("mcts:10", "inkheart_dice", seed=0)
     plain = make_agent("mcts:10", "witches", seed=0)
     assert isinstance(tuned, MCTSAgent) and isinstance(plain, MCTSAgent)
-    assert tuned.score_weight == 0.02 and plain.score_weight == 0.0
+    assert isinstance(tuned.valuation, WinValuation) and isinstance(plain.valuation, WinValuation)
+    assert tuned.valuation.score_weight == 0.02 and plain.valuation.score_weight == 0.0
     game = spielwerk.load("witches")
     final = play_game(game, [make_agent("random", "witches", seed=i) for i in range(3)], seed=8)
     scores, returns = final.result()["scores"], final.returns()
-    weighted = MCTSAgent(iterations=1, score_weight=0.5)._value(final)
+    weighted = WinValuation(score_weight=0.5).terminal(final)
     assert weighted == [r + 0.5 * s for r, s in zip(returns, scores, strict=True)]
-    assert plain._value(final) == returns
+    assert plain.valuation.terminal(final) == returns
 
 
 def _inkspell_midgame(seed: int, decisions: int = 40) -> spielwerk.State:
@@ -162,12 +164,12 @@ def _inkspell_midgame(seed: int, decisions: int = 40) -> spielwerk.State:
 
 def test_a_cut_off_rollout_stops_after_its_decisions_and_values_the_score_lead() -> None:
     """With `rollout_decisions`, a rollout plays that many player decisions (chance as it
-    comes) and values each seat by 0.5 + 0.5 tanh(lead over the best other / lead_scale)."""
+    comes) and values each seat by 0.5 + 0.5 tanh(lead over the best other / scale)."""
     import math
 
     state = _inkspell_midgame(3)
     start = len(state.history)
-    agent = MCTSAgent(iterations=1, seed=0, rollout_decisions=7, lead_scale=8.0)
+    agent = MCTSAgent(iterations=1, seed=0, rollout_decisions=7, valuation=LeadValuation(8.0))
     values = agent._rollout(state)
     played = [actor for actor, _ in state.history[start:] if actor != CHANCE]
     assert len(played) == 7 and not state.is_terminal()
@@ -183,15 +185,35 @@ def test_a_game_without_running_scores_rolls_out_to_the_end() -> None:
     the rollout is valued by the win as usual."""
     state = _midgame(4)
     assert state.running_scores() is None
-    values = MCTSAgent(iterations=1, seed=0, rollout_decisions=3)._rollout(state)
+    agent = MCTSAgent(iterations=1, seed=0, rollout_decisions=3, valuation=LeadValuation())
+    values = agent._rollout(state)
     assert state.is_terminal() and values == state.returns()
 
 
 def test_tintenblut_mcts_cuts_rollouts_and_bad_settings_are_refused() -> None:
     agent = make_agent("mcts:10", "inkspell", seed=0)
-    assert isinstance(agent, MCTSAgent)
-    assert (agent.rollout_decisions, agent.lead_scale) == (60, 8.0)
-    with pytest.raises(ValueError, match="at least one decision"):
-        MCTSAgent(rollout_decisions=0)
+    assert isinstance(agent, MCTSAgent) and isinstance(agent.valuation, LeadValuation)
+    assert (agent.rollout_decisions, agent.valuation.scale) == (60, 8.0)
+    with pytest.raises(ValueError, match="negative number of decisions"):
+        MCTSAgent(rollout_decisions=-1)
     with pytest.raises(ValueError, match="lead scale"):
-        MCTSAgent(lead_scale=0.0)
+        LeadValuation(0.0)
+
+
+@pytest.mark.parametrize(
+    ("spec", "iterations", "seconds"),
+    [("best", None, 1.0), ("best:0.25s", None, 0.25), ("best:300", 300, None)],
+)
+def test_best_is_the_games_chosen_search_at_its_or_the_given_budget(
+    spec: str, iterations: int | None, seconds: float | None
+) -> None:
+    from spielwerk.agents.configs import best_config
+
+    agent = make_agent(spec, "inkspell", seed=0)
+    assert isinstance(agent, MCTSAgent) and agent.name == "mcts"
+    assert (agent.iterations, agent.seconds) == (iterations, seconds)
+    config = best_config("inkspell")
+    assert agent.rollout_decisions == config.rollout_decisions
+    assert is_search_spec(spec) and is_search_spec("mcts:2s") and not is_search_spec("heuristic")
+    with pytest.raises(AgentSpecError, match="bad MCTS budget"):
+        make_agent("best:soon", "inkspell")

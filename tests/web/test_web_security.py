@@ -204,6 +204,11 @@ def test_http_requests_are_validated_and_bounded(shared_server: Server) -> None:
         400,
         "at most 20000 iterations",
     )
+    refused(
+        {"game": "witches", "seats": [human, {"kind": "bot", "bot": "best:600s"}]},
+        400,
+        "at most 10 s",
+    )
     refused({"game": "witches", "seats": [human, {"kind": "robot"}]}, 422, "seats.1.kind")
     refused({"game": "witches", "seats": [human, human], "x": 1}, 422, "x")
     assert post(b"{not json").status_code == 422

@@ -1,4 +1,5 @@
-"""Per-game heuristic bots, by game name ("module:Class", imported when first asked for)."""
+"""Per-game heuristic bots, by game name ("module:Class", imported when first asked for), and
+the value functions some of them offer a search (`spielwerk.agents.guidance.Valuation`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Callable
 from typing import cast
 
 from spielwerk.agents.base import Agent
+from spielwerk.agents.guidance import Valuation
 from spielwerk.core.registry import import_object
 
 HEURISTICS: dict[str, str] = {
@@ -21,3 +23,14 @@ def heuristic_factory(game_name: str) -> Callable[[int | None], Agent] | None:
     """The heuristic bot class of `game_name` (called with a seed), or None if it has none."""
     path = HEURISTICS.get(game_name)
     return None if path is None else cast(Callable[[int | None], Agent], import_object(path))
+
+
+VALUATIONS: dict[str, str] = {
+    "inkspell": "spielwerk.agents.heuristics.inkspell:InkspellValuation",
+}
+
+
+def valuation_factory(game_name: str) -> Callable[[], Valuation] | None:
+    """The class of `game_name`'s heuristic value function (called without arguments)."""
+    path = VALUATIONS.get(game_name)
+    return None if path is None else cast(Callable[[], Valuation], import_object(path))

@@ -26,7 +26,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from spielwerk.agents.base import Agent, Turn
+from spielwerk.agents.guidance import lead_values
 from spielwerk.core.actions import Action
+from spielwerk.core.state import State
 from spielwerk.games.inkspell.actions import CONVERSION_SETS
 from spielwerk.games.inkspell.params import PARAMS
 from spielwerk.games.inkspell.state import (
@@ -35,6 +37,7 @@ from spielwerk.games.inkspell.state import (
     NACHTBURG,
     REWARDS,
     STEPS,
+    InkspellState,
     journey_cost,
     special_blocked,
 )
@@ -362,3 +365,37 @@ class _Board:
         if number > max(others, default=0):
             value -= self.villain_cost()
         return value
+
+
+class InkspellValuation:
+    """The heuristic's own estimate of where a game in progress stands, as a search's leaf
+    value: each seat's victory track plus what its tiles (`tile_value`, less as the end
+    nears), provisions and held advantage cards would be worth, and its lead over the best
+    other seat's estimate squashed to (0, 1) as in `LeadValuation`. It reads a determinized
+    state (`spielwerk.agents.guidance.Valuation`): only public counts and the seat's own
+    holdings, never another seat's hidden card types."""
+
+    def __init__(self, scale: float = 8.0) -> None:
+        self.scale = scale
+
+    def estimates(self, state: InkspellState) -> list[float]:
+        if state.final_round:
+            horizon = 0.0
+        elif state.end_triggered:
+            horizon = 0.6
+        else:
+            horizon = 1.0
+        return [
+            state.scores[p]
+            + tile_value(state.tiles[p], horizon)
+            + PROVISION_VALUE * horizon * state.provisions[p]
+            + ADVANTAGE_VALUE * len(state.held[p])
+            for p in range(state.num_players)
+        ]
+
+    def leaf(self, state: State) -> list[float] | None:
+        assert isinstance(state, InkspellState)
+        return lead_values(self.estimates(state), self.scale)
+
+    def terminal(self, state: State) -> Sequence[float]:
+        return state.returns()
