@@ -1,4 +1,4 @@
-"""The `spielwerk` command: list, rules, play, replay, simulate, bench.
+"""The `spielwerk` command: list, rules, play, replay, simulate, ladder, bench.
 
 Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
 end with exactly one line on stderr and exit code 2, never a traceback.
@@ -238,7 +238,7 @@ def play(
             "--players",
             "-p",
             help="comma-separated seats, one per player: human, random, heuristic, mcts, "
-            "mcts:ITERATIONS or mcts:SECONDSs",
+            "mcts:ITERATIONS, mcts:SECONDSs or best",
         ),
     ],
     seed: Annotated[
@@ -329,7 +329,7 @@ def simulate(
         typer.Option(
             "--players",
             "-p",
-            help="comma-separated bot seats: random, heuristic, mcts, mcts:N, mcts:Ts",
+            help="comma-separated bot seats: random, heuristic, mcts, mcts:N, mcts:Ts, best",
         ),
     ],
     games: Annotated[
@@ -417,6 +417,67 @@ def simulate(
         console.print(f"Written to {escape(str(out))}: " + ", ".join(p.name for p in written))
     if result.interrupted:
         _fail(f"interrupted after {len(result.rows)} of {len(plan)} games", 130, "stopped")
+
+
+@app.command()
+def ladder(
+    game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
+    entrants: Annotated[
+        str | None,
+        typer.Option(
+            help="comma-separated seat specs to rate (default: random, heuristic, mcts:300, "
+            "mcts, best)"
+        ),
+    ] = None,
+    skill: Annotated[
+        str | None,
+        typer.Option(help="add one agent at doubling budgets: KIND:LOW:HIGH, e.g. mcts:100:3200"),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="players a game (default: as many as fit)")
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="games in all (rounded up to whole deals)")
+    ] = 200,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="game option key=value (repeatable)"),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="seed of the first deal")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="local worker processes")] = 1,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray")] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: a local Ray instance)")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="directory for the games (resumable: run again to go on), ladder.json, "
+            "ratings.md, PNG plots and report.html"
+        ),
+    ] = None,
+) -> None:
+    """Rate seat specs against each other: a round robin over duplicate deals with seat
+    rotation, openskill ratings with 95% intervals; `--skill` adds a doubling ladder."""
+    from spielwerk.cli.ladder import entrant_list, run_ladder
+    from spielwerk.sim.ladder import setup_ladder
+
+    with _user_errors():
+        if jobs < 1:
+            raise UsageProblem(f"--jobs must be at least 1, not {jobs}")
+        if backend not in BACKENDS:
+            raise UsageProblem(f"unknown --backend {backend!r}: use {' or '.join(BACKENDS)}")
+        if ray_address is not None and backend != "ray":
+            raise UsageProblem("--ray-address needs --backend ray")
+        if out is not None and out.exists() and not out.is_dir():
+            raise UsageProblem(f"--out {str(out)!r} exists and is not a directory")
+        specs = entrant_list(entrants, skill)
+        if HUMAN in specs:
+            raise UsageProblem("a ladder rates bots only: an entrant cannot be human")
+        setup = setup_ladder(game, specs, players, seed, parse_options(option or []))
+        _, interrupted = run_ladder(setup, games, jobs, backend, ray_address, out, _console())
+    if interrupted:
+        _fail("interrupted; run the same command again to go on", 130, "stopped")
 
 
 @app.command()

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from spielwerk.sim.plan import GameSpec
 from spielwerk.sim.report import AGENT_HEADER, SEAT_HEADER, agent_rows, findings, seat_rows
-from spielwerk.sim.runner import RunResult, run
+from spielwerk.sim.runner import RowsHook, RunResult, run
 
 
 class GamesPerSecond(ProgressColumn):
@@ -40,6 +40,7 @@ def run_with_progress(
     ray_address: str | None,
     console: Console,
     batched: bool | None = None,
+    on_rows: RowsHook | None = None,
 ) -> RunResult:
     """Play the games with a progress bar (games/s, ETA) on `console`."""
     columns = (
@@ -60,6 +61,7 @@ def run_with_progress(
             ray_address=ray_address,
             progress=lambda done: progress.advance(task, done),
             batched=batched,
+            on_rows=on_rows,
         )
 
 

@@ -16,6 +16,7 @@ from spielwerk.sim.runner import (
     POLL_SECONDS,
     GameRow,
     Progress,
+    RowsHook,
     chunked,
     interrupt_flag,
     play_chunk,
@@ -23,7 +24,10 @@ from spielwerk.sim.runner import (
 
 
 def run_ray(
-    specs: Sequence[GameSpec], address: str | None, progress: Progress | None
+    specs: Sequence[GameSpec],
+    address: str | None,
+    progress: Progress | None,
+    on_rows: RowsHook | None = None,
 ) -> tuple[list[GameRow], bool]:
     try:
         import ray
@@ -48,6 +52,8 @@ def run_ray(
                 done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
                 for chunk_rows in ray.get(done):
                     rows.extend(chunk_rows)
+                    if on_rows is not None:
+                        on_rows(chunk_rows)
                     if progress is not None:
                         progress(len(chunk_rows))
             for ref in pending:

@@ -53,6 +53,9 @@ class RunResult:
 
 Progress = Callable[[int], None]
 """Called with the number of games just finished."""
+RowsHook = Callable[[Sequence["GameRow"]], None]
+"""Called with the rows of the games just finished, as they come in (e.g. to keep them on
+disk while a long run goes on)."""
 
 
 def play_spec(spec: GameSpec) -> GameRow:
@@ -95,9 +98,11 @@ def run(
     ray_address: str | None = None,
     progress: Progress | None = None,
     batched: bool | None = None,
+    on_rows: RowsHook | None = None,
 ) -> RunResult:
     """Play every spec and return the rows sorted by game index. `batched`: use the game's
-    NumPy simulator (all seats random, local backend); None: whenever it can."""
+    NumPy simulator (all seats random, local backend); None: whenever it can. `on_rows` gets
+    the rows of finished games as they come in."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: use {' or '.join(BACKENDS)}")
     from spielwerk.sim.batched import can_batch, run_batched
@@ -109,23 +114,29 @@ def run(
         )
     if possible and batched is not False:
         rows, interrupted = run_batched(specs, specs[0].seed - specs[0].deal, progress)
+        if on_rows is not None:
+            on_rows(rows)
     elif backend == "ray":
         from spielwerk.sim.ray_backend import run_ray
 
-        rows, interrupted = run_ray(specs, ray_address, progress)
+        rows, interrupted = run_ray(specs, ray_address, progress, on_rows)
     elif jobs <= 1:
-        rows, interrupted = _run_here(specs, progress)
+        rows, interrupted = _run_here(specs, progress, on_rows)
     else:
-        rows, interrupted = _run_processes(specs, jobs, progress)
+        rows, interrupted = _run_processes(specs, jobs, progress, on_rows)
     rows.sort(key=lambda row: row.spec.index)
     return RunResult(rows, len(specs), interrupted)
 
 
-def _run_here(specs: Sequence[GameSpec], progress: Progress | None) -> tuple[list[GameRow], bool]:
+def _run_here(
+    specs: Sequence[GameSpec], progress: Progress | None, on_rows: RowsHook | None = None
+) -> tuple[list[GameRow], bool]:
     rows: list[GameRow] = []
     try:
         for spec in specs:
             rows.append(play_spec(spec))
+            if on_rows is not None:
+                on_rows(rows[-1:])
             if progress is not None:
                 progress(1)
     except KeyboardInterrupt:
@@ -166,7 +177,10 @@ POLL_SECONDS = 0.1
 
 
 def _run_processes(
-    specs: Sequence[GameSpec], jobs: int, progress: Progress | None
+    specs: Sequence[GameSpec],
+    jobs: int,
+    progress: Progress | None,
+    on_rows: RowsHook | None = None,
 ) -> tuple[list[GameRow], bool]:
     rows: list[GameRow] = []
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
@@ -176,6 +190,8 @@ def _run_processes(
         for future in done:
             chunk_rows = future.result()
             rows.extend(chunk_rows)
+            if on_rows is not None:
+                on_rows(chunk_rows)
             if progress is not None:
                 progress(len(chunk_rows))
 
