@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import spielwerk
+from spielwerk.agents.strengths import lobby_levels
 from spielwerk.core.game import Game
 from spielwerk.core.registry import game_class
-from spielwerk.web.bots import bot_levels
 from spielwerk.web.errors import ClientError
 
 log = logging.getLogger("spielwerk.web")
@@ -87,7 +87,7 @@ def game_info(name: str) -> dict[str, Any]:
             }
             for spec in cls.option_specs
         ],
-        "bots": bot_levels(cls.name),
+        "bots": lobby_levels(cls.name),
         "renderer": renderer_url(cls.name),
         "rules_url": f"/rules/{cls.name}",
     }

@@ -47,6 +47,7 @@ LEAVE_WYRDNESS = 5.0
 class TaintedGrailHeuristic(Agent):
     name = "heuristic"
     wants_sample = True
+    needs_view = False  # it reads the sample, so a search's rollouts need not build a view
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
