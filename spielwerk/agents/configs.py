@@ -64,7 +64,9 @@ class SearchConfig:
         parts = [f"{self.rollout} rollouts"]
         if self.rollout == "heuristic" and self.epsilon:
             parts[0] = f"epsilon-heuristic ({self.epsilon:g}) rollouts"
-        if self.rollout_decisions is not None:
+        if self.rollout_decisions == 0:
+            parts[0] = "no rollouts (each new node valued at once)"
+        elif self.rollout_decisions is not None:
             parts.append(f"cut after {self.rollout_decisions} decisions")
         if self.leaf == "heuristic":
             parts.append("valued by the heuristic's estimate")
@@ -142,10 +144,25 @@ MCTS_CONFIGS: dict[str, SearchConfig] = {
 """`mcts` seats: the plain search with random rollouts, valued as each game measured best."""
 
 BEST_CONFIGS: dict[str, SearchConfig] = {
-    name: config.with_budget(None, 1.0) for name, config in MCTS_CONFIGS.items()
-} | {
-    "witches": PLAIN.with_budget(None, 1.0),
-    "isolde": PLAIN.with_budget(None, 1.0),
+    # Witches, Isolde: the plain search already beats the heuristic by far (0.92 and 0.75
+    # against 0.07 and 0.25); a quarter second a decision is about mcts:1000 on a quiet
+    # machine (docs/agents.md).
+    "witches": PLAIN.with_budget(None, 0.25),
+    "isolde": PLAIN.with_budget(None, 0.25),
+    # Tintenherz: the plain search with its score term, given twice mcts:1000's time.
+    "inkheart_dice": MCTS_CONFIGS["inkheart_dice"].with_budget(None, 0.5),
+    # Tintenblut: random rollouts say little (mcts:1000 won 0.30 against the heuristic's
+    # 0.70); PUCT with the heuristic's move as prior and every new node valued at once by the
+    # heuristic's own estimate of the standings (score + tiles + provisions + advantage cards)
+    # played even with the heuristic in probes (0.500 over 24 games, docs/agents.md).
+    "inkspell": SearchConfig(
+        prior="heuristic", leaf="heuristic", rollout_decisions=0, iterations=None, seconds=0.5
+    ),
+    # Tainted Grail: a random party never wins, the heuristic party does (0.84): the search
+    # plays the heuristic team's plan unless rollouts by that team find a clearly better move.
+    "tainted_grail": SearchConfig(
+        rollout="heuristic", blueprint=True, margin=0.05, iterations=None, seconds=1.0
+    ),
 }
 """`best` seats: the strongest built-in bot of each game at its default time a decision."""
 

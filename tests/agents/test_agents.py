@@ -202,7 +202,7 @@ def test_tintenblut_mcts_cuts_rollouts_and_bad_settings_are_refused() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "iterations", "seconds"),
-    [("best", None, 1.0), ("best:0.25s", None, 0.25), ("best:300", 300, None)],
+    [("best", None, 0.5), ("best:0.25s", None, 0.25), ("best:300", 300, None)],
 )
 def test_best_is_the_games_chosen_search_at_its_or_the_given_budget(
     spec: str, iterations: int | None, seconds: float | None
