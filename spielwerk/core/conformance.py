@@ -37,6 +37,8 @@ from spielwerk.core.state import CHANCE, TERMINAL, State
 __all__ = [
     "DEFAULT_MAX_STEPS",
     "ConformanceReport",
+    "chance_kind",
+    "check_chance_sampling",
     "check_clone_independent",
     "check_conservation",
     "check_encoding",
@@ -53,6 +55,7 @@ __all__ = [
     "fingerprint",
     "fingerprint_diff",
     "option_configurations",
+    "play_on",
     "play_random",
     "player_counts",
     "random_step",
@@ -260,6 +263,26 @@ def random_step(state: State, rng: random.Random) -> tuple[int, Action]:
     return actor, action
 
 
+def play_on(
+    state: State,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    *,
+    until: Callable[[State], bool] | None = None,
+) -> Iterator[int]:
+    """Loop counter for a test that plays `state` on (`for _ in play_on(state): ...`): it
+    stops when the game is over or `until(state)` holds, and fails with a message naming the
+    game and the step after `max_steps` rounds, so a rule that stops a game from moving on
+    fails the test at once instead of hanging it until a time-out."""
+    for step in range(max_steps):
+        if state.is_terminal() or (until is not None and until(state)):
+            return
+        yield step
+    if state.is_terminal() or (until is not None and until(state)):
+        return
+    goal = "the game did not end" if until is None else "the awaited moment did not come"
+    raise AssertionError(f"{_where(state)} {goal} within {max_steps} steps")
+
+
 def play_random(
     game: Game, num_players: int, seed: int, *, max_steps: int = DEFAULT_MAX_STEPS
 ) -> State:
@@ -394,6 +417,97 @@ def _check_chance(state: State) -> None:
     assert before == after, (
         f"{where} sample_chance changed the state:\n{fingerprint_diff(before, after)}"
     )
+
+
+CHANCE_ALPHA = 1e-6
+"""False alarm rate of one chance-sampling check on a correct game (for a fixed seed the
+verdict is fixed: a run cannot flake)."""
+
+
+def chance_kind(state: State) -> tuple[str, ...]:
+    """What kind of chance event is pending, for picking a few of each kind to sample: the
+    sorted action types of its outcomes ("draw", "roll", "guardian_die", ...)."""
+    return tuple(sorted({a.type for a in state.legal_actions()}))
+
+
+def check_chance_sampling(
+    state: State,
+    rng: random.Random,
+    *,
+    least_expected: float = 50.0,
+    min_samples: int = 2_000,
+    max_samples: int = 40_000,
+    alpha: float = CHANCE_ALPHA,
+) -> None:
+    """At a chance node whose outcomes are listed (`chance_outcomes()`), `sample_chance(rng)`
+    draws each outcome as often as its probability says: Pearson's chi-square test over many
+    draws (at least `min_samples`, and enough for `least_expected` draws of the rarest
+    outcome, at most `max_samples`;
+    outcomes expected fewer than 5 times share one bin) must not reject at `alpha`, and no
+    outcome expected 25 times or more may be missing. A sampler that always takes the first
+    card, skips the last one or ignores the weights fails; with a seeded `rng` the verdict is
+    fixed. Sampling leaves the state unchanged."""
+    where = _where(state)
+    if state.to_move != CHANCE:
+        return
+    try:
+        outcomes = state.chance_outcomes()
+    except NotImplementedError:
+        return  # not enumerable: nothing to compare with
+    if len(outcomes) < 2:
+        return
+    from scipy.special import chdtrc  # the chi-square survival function; only this check
+
+    index = {action.id: i for i, (action, _) in enumerate(outcomes)}
+    least = min(p for _, p in outcomes)
+    samples = min(max_samples, max(min_samples, math.ceil(least_expected / least)))
+    counts = [0] * len(outcomes)
+    before = fingerprint(state)
+    for _ in range(samples):
+        drawn = state.sample_chance(rng).id
+        slot = index.get(drawn)
+        assert slot is not None, f"{where} sample_chance gave id {drawn}, not a listed outcome"
+        counts[slot] += 1
+    after = fingerprint(state)
+    assert before == after, (
+        f"{where} sample_chance changed the state:\n{fingerprint_diff(before, after)}"
+    )
+    for (action, p), count in zip(outcomes, counts, strict=True):
+        # A Poisson count with mean >= 25 is 0 with probability below 2e-11.
+        assert count or p * samples < 25, (
+            f"{where} sample_chance never drew {action} in {samples} draws "
+            f"(expected {p * samples:.0f} times)"
+        )
+    observed: list[float] = []
+    expected: list[float] = []
+    rest_observed = rest_expected = 0.0
+    for (_, p), count in zip(outcomes, counts, strict=True):
+        if p * samples >= 5:
+            observed.append(count)
+            expected.append(p * samples)
+        else:
+            rest_observed += count
+            rest_expected += p * samples
+    if rest_expected:
+        observed.append(rest_observed)
+        expected.append(rest_expected)
+    if len(observed) < 2:
+        return  # too rare to test at this sample size
+    statistic = math.fsum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
+    p_value = float(chdtrc(len(observed) - 1, statistic))
+    if p_value < alpha:
+        worst = sorted(
+            zip(outcomes, counts, strict=True),
+            key=lambda item: -abs(item[1] - item[0][1] * samples) / math.sqrt(item[0][1] * samples),
+        )[:4]
+        detail = ", ".join(
+            f"{action}: drawn {count}, expected {p * samples:.1f}" for (action, p), count in worst
+        )
+        raise AssertionError(
+            f"{where} sample_chance does not follow chance_outcomes(): chi-square "
+            f"{statistic:.1f} over {len(observed) - 1} degrees of freedom, p = {p_value:.2g} "
+            f"after {samples} draws ({detail})"
+        )
 
 
 def check_returns(state: State) -> None:
@@ -857,10 +971,12 @@ def run_conformance(
     every: int = 4,
     max_steps: int = DEFAULT_MAX_STEPS,
     extra_checks: Sequence[Check] = (),
+    sampled_per_kind: int = 2,
 ) -> ConformanceReport:
     """Play one random game and run every check at every step; the costly ones (all legal
     actions on clones, clone mutation, replay, resample for every seat) every `every`-th step
-    and at the end. `extra_checks` are called with the state at every step."""
+    and at the end; the chance-sampling test at the first `sampled_per_kind` chance nodes of
+    each kind (`chance_kind`). `extra_checks` are called with the state at every step."""
     if isinstance(game, str):
         game = load(game)
     if every < 1:
@@ -876,6 +992,7 @@ def run_conformance(
     moves = random.Random(seed)  # the game's course depends only on the seed
     checks = random.Random(seed ^ 0x5EED_C0DE)
     applied: list[dict[str, Any]] = []
+    sampled: Counter[tuple[str, ...]] = Counter()
     step = 0
     while True:
         full = step % every == 0 or state.is_terminal()
@@ -886,6 +1003,11 @@ def run_conformance(
         check_illegal_actions(state, checks, samples=6 if full else 2, each=full)
         for extra in extra_checks:
             extra(state)
+        if state.to_move == CHANCE:
+            kind = chance_kind(state)
+            if sampled[kind] < sampled_per_kind:
+                sampled[kind] += 1
+                check_chance_sampling(state, checks)
         if full:
             _check_describe(state)
             check_legal_actions_apply(state, checks)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ import spielwerk
 from spielwerk.core.actions import Action
 from spielwerk.core.conformance import (
     _bad_attempts,
+    check_chance_sampling,
     check_clone_independent,
     check_conservation,
     check_encoding,
@@ -32,10 +34,14 @@ from spielwerk.core.conformance import (
     component_multiset,
     fingerprint,
     option_configurations,
+    play_on,
     random_step,
 )
 from spielwerk.core.state import CHANCE, State
+from spielwerk.games.tainted_grail import TaintedGrailGame
+from spielwerk.games.tainted_grail.state import TaintedGrailState
 from spielwerk.games.witches import WitchesGame, WitchesState
+from spielwerk.games.witches.actions import DRAW
 
 
 def game_with(state_class: type[WitchesState], **overrides: Any) -> WitchesGame:
@@ -411,9 +417,73 @@ class CrashOnKeep(WitchesState):
 def test_legal_action_check_reports_a_crashing_legal_action() -> None:
     state = game_with(CrashOnKeep).new_state(3, seed=3)
     rng = random.Random(0)
-    while state.view(None)["phase"] != "choose_trump":
+    for _ in play_on(state, 200, until=lambda s: s.view(None)["phase"] == "choose_trump"):
         random_step(state, rng)
     with pytest.raises(
         AssertionError, match=r"legal action keep_trump of \d failed: RuntimeError: boom"
     ):
         check_legal_actions_apply(state, random.Random(0))
+
+
+class FirstCardSampler(WitchesState):
+    """Always draws the first card left in the pile."""
+
+    __slots__ = ()
+
+    def sample_chance_id(self, rng: random.Random) -> int:
+        rng.random()
+        return DRAW + self.pool[0]
+
+
+class LastCardNeverSampler(WitchesState):
+    """Never draws the last card of the pile (an off-by-one)."""
+
+    __slots__ = ()
+
+    def sample_chance_id(self, rng: random.Random) -> int:
+        pool = self.pool
+        return DRAW + pool[int(rng.random() * (len(pool) - 1))]
+
+
+class FairDieSampler(TaintedGrailState):
+    """Rolls the guardian die as if each of the five faces were on one side (stay is on two)."""
+
+    __slots__ = ()
+
+    def sample_chance_id(self, rng: random.Random) -> int:
+        if self.pending[0] == "gdie":
+            ids = [i for i, _ in self.chance_ids()]
+            return ids[int(rng.random() * len(ids))]
+        return super().sample_chance_id(rng)
+
+
+def test_chance_sampling_check_catches_a_sampler_that_ignores_the_probabilities() -> None:
+    """Every chance node's sampled frequencies must match `chance_outcomes()` (a chi-square test
+    with a fixed seed, so it cannot flake): the real sampler passes; one that always takes the
+    first card, one that never takes the last card, and one that rolls the guardian die as if
+    its faces were equally likely fail."""
+    check_chance_sampling(REAL.new_state(3, seed=0), random.Random(0))
+    with pytest.raises(AssertionError, match="sample_chance never drew draw card=red-2"):
+        check_chance_sampling(game_with(FirstCardSampler).new_state(3, seed=0), random.Random(0))
+    with pytest.raises(AssertionError, match="never drew draw card=grey-9"):
+        check_chance_sampling(
+            game_with(LastCardNeverSampler).new_state(3, seed=0), random.Random(0)
+        )
+
+    class FairDieGrail(TaintedGrailGame):
+        def _new_state(self, num_players: int, seed: int) -> TaintedGrailState:
+            return FairDieSampler(self, num_players, seed)
+
+    table = str(
+        Path(__file__).parents[1] / "tainted_grail" / "table.toml"
+    )  # a guardian on the grid
+    for game in (spielwerk.load("tainted_grail", scenario=table), FairDieGrail(scenario=table)):
+        state = game.new_state(1, seed=0)
+        state.apply({"type": "pass"})
+        for _ in play_on(state, 20, until=lambda s: s.to_move == CHANCE and s.pending[0] == "gdie"):
+            state.apply(state.legal_actions()[0])
+        if isinstance(state, FairDieSampler):
+            with pytest.raises(AssertionError, match="does not follow chance_outcomes"):
+                check_chance_sampling(state, random.Random(0))
+        else:
+            check_chance_sampling(state, random.Random(0))

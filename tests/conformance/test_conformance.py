@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ from hypothesis import strategies as st
 import spielwerk
 from spielwerk.core.conformance import (
     DEFAULT_MAX_STEPS,
+    chance_kind,
+    check_chance_sampling,
     check_clone_independent,
     check_conservation,
     check_illegal_actions,
@@ -31,8 +34,10 @@ from spielwerk.core.conformance import (
     deciders,
     games_under_test,
     option_configurations,
+    play_on,
     play_random,
     player_counts,
+    random_step,
     run_conformance,
 )
 from spielwerk.core.state import CHANCE
@@ -111,7 +116,7 @@ def test_seeded_games_are_reproducible() -> None:
         for _ in range(2):
             state = game.new_state(players, seed=42)
             rng = random.Random(0)
-            while not state.is_terminal():
+            for _ in play_on(state):
                 if state.to_move == CHANCE:
                     state.apply(state.sample_chance())
                 else:
@@ -142,9 +147,7 @@ def test_driven_games_keep_invariants(
     baseline = component_multiset(state)
     chance = random.Random(seed)
     checks = random.Random(seed + 1)
-    step = 0
-    while not state.is_terminal():
-        assert step < DEFAULT_MAX_STEPS, "the game does not end"
+    for step in play_on(state):
         check_structure(state)
         check_conservation(state, baseline)
         if step % 13 == 0:
@@ -160,8 +163,37 @@ def test_driven_games_keep_invariants(
             actor = movers[pick % len(movers)]
             legal = state.legal_actions(actor)
             state.apply(legal[pick % len(legal)], player=actor)
-        step += 1
     check_conservation(state, baseline)
     check_result(state)
     check_replay(state)
     check_no_leak(state, checks)
+
+
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [
+        pytest.param(name, players, id=f"{name}-{players}p")
+        for name in games_under_test()
+        for players in player_counts(spielwerk.load(name))
+    ],
+)
+def test_chance_sampling_follows_the_listed_probabilities(name: str, players: int) -> None:
+    """At every kind of chance node (deal, draw, roll, flip, event, guardian die, ...), the
+    outcomes `sample_chance` draws have the frequencies `chance_outcomes()` lists: a chi-square
+    test with a fixed seed (so it cannot flake) at the first three nodes of each kind in three
+    random games. Seeded draws are what simulations, bots and the web use."""
+    game = spielwerk.load(name)
+    checked: Counter[tuple[str, ...]] = Counter()
+    for seed in range(3):
+        state = game.new_state(players, seed=seed)
+        moves, draws = random.Random(seed), random.Random(seed + 1000)
+        per_game: Counter[tuple[str, ...]] = Counter()
+        for _ in play_on(state):
+            if state.to_move == CHANCE:
+                kind = chance_kind(state)
+                if per_game[kind] < 3:
+                    per_game[kind] += 1
+                    check_chance_sampling(state, draws)
+            random_step(state, moves)
+        checked.update(per_game)
+    assert checked, f"{name} reached no chance node"

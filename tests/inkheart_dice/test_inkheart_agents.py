@@ -13,6 +13,7 @@ from spielwerk.agents.base import make_turn
 from spielwerk.agents.heuristics.inkheart_dice import InkheartDiceHeuristic
 from spielwerk.cli.main import app
 from spielwerk.cli.renderers import game_text
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import State
 from spielwerk.games.inkheart_dice import render
 from spielwerk.sim.tournament import run_tournament
@@ -97,7 +98,7 @@ def test_render_shows_the_table() -> None:
 def test_render_shows_the_result() -> None:
     game = spielwerk.load("inkheart_dice", max_turns=20)
     state = game.new_state(2, seed=1)
-    while not state.is_terminal():
+    for _ in play_on(state):
         state.apply(state.sample_chance() if state.is_chance() else state.legal_actions()[0])
     text = render.render(state.view(None))
     assert "Game over" in text and "castle kept" in text

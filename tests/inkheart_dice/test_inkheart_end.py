@@ -83,6 +83,51 @@ def test_unsafe_and_centre_cards_do_not_count() -> None:
     assert result["scores"] == [0, 0]
 
 
+def test_a_positive_card_taken_by_the_last_take_lies_unsafe_and_does_not_score() -> None:
+    """Rules file "End and scoring" (shared/rules/inkheart_dice.md l. 43-45): "So the 13th card
+    taken from the centre ends it. That take resolves first: ... a positive one lies unsafe and
+    is removed." Mo (+8) is the 13th take: it lies unsafe in front of seat 0 and scores nothing;
+    seat 0 keeps only Cockerell (-2) under its castle."""
+    order = [
+        *("Darius", "Gwin", "Elinor", "Farid", "Staubfinger", "Fenoglio", "Resa", "Meggie"),
+        *("Zauberzunge", "Fulvio", "Cockerell", "Basta", "Mo", "Flachnase", "Mortola"),
+        "Capricorn",
+    ]
+    state = new_game(order[:4])
+    for index in range(12):
+        take_with_roll(state, order[index], refill=order[index + 4])
+    assert public(state)["centre"] == ["Mo", "Flachnase", "Mortola", "Capricorn"]
+    take_with_roll(state, "Mo")
+    assert state.is_terminal()
+    view = public(state)
+    assert "Mo" in view["unsafe"][0] and "Mo" not in view["safe"][0]
+    assert view["safe"][0] == ["Cockerell"]
+    scoring = state.result()["scoring"][0]
+    assert scoring["kept"] == {"points": -2, "hearts": 1, "score": -2}
+    assert scoring["discarded"] == {"points": 0, "hearts": 0, "score": 0}
+
+
+def test_when_both_scorings_are_equal_the_castle_card_is_kept() -> None:
+    """Rules file "End and scoring": "The better of the two is taken automatically, and the
+    result records which"; state.py `best_score`: a tie keeps the castle card [design]. Gwin (+2,
+    a heart) and Fulvio (-1): kept (2 - 1) x (1 + 1) = 2, discarded 2 x 1 = 2."""
+    state = new_game(["Gwin", "Fulvio", "Mo", "Basta"], max_turns=5)
+    take_with_roll(state, "Gwin", refill="Darius")
+    pass_turn(state)
+    roll(state, 2, 2)
+    secure(state, "Gwin")
+    pass_turn(state)
+    take_with_roll(state, "Fulvio", refill="Elinor")
+    assert state.is_terminal()
+    assert state.result()["scoring"][0] == {
+        "castle": "kept",
+        "score": 2,
+        "kept": {"points": 1, "hearts": 2, "score": 2},
+        "discarded": {"points": 2, "hearts": 1, "score": 2},
+    }
+    assert public(state)["castle"][0] == "kept"
+
+
 def test_equal_scores_share_the_win() -> None:
     """Rules file: "Highest score wins; equal scores share the win." returns(): 1 shared
     equally among the winners."""
@@ -175,8 +220,14 @@ def test_the_turn_limit_ends_and_scores_the_game() -> None:
 
 
 def test_nothing_is_legal_after_the_end() -> None:
-    """Rulebook: "The game ends when a card cannot be replaced" - no further action."""
+    """Rulebook: "The game ends when a card cannot be replaced" - no further action; the view
+    says the game is over (phase "over", nobody to move), by either end."""
     state = twelve_takes()
     take_with_roll(state, "Basta")
     assert legal(state) == []
     assert state.to_record()["result"] == state.result()
+    assert public(state)["phase"] == "over" and public(state)["to_move"] is None
+    state = new_game(["Mo", "Basta", "Darius", "Resa"], max_turns=1)
+    roll(state, 6, 6)
+    end_turn(state)
+    assert public(state)["phase"] == "over" and public(state)["to_move"] is None

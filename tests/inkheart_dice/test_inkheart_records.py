@@ -8,6 +8,7 @@ import pytest
 from inkheart_table import ALL_CARDS, POSITIVE, new_game, reroll, roll, take
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 
 LAYOUT = [
     (0, {"type": "take", "card": "Darius"}),
@@ -83,7 +84,7 @@ def test_record_with_an_illegal_entry_is_refused() -> None:
 def test_finished_record_carries_the_result() -> None:
     game = spielwerk.load("inkheart_dice", max_turns=30)
     state = game.new_state(3, seed=9)
-    while not state.is_terminal():
+    for _ in play_on(state):
         state.apply(state.sample_chance() if state.is_chance() else state.legal_actions()[0])
     record = json.loads(json.dumps(state.to_record()))
     assert record["result"] == state.result()

@@ -337,3 +337,37 @@ def test_play_goes_clockwise() -> None:
         roll(state, 6, 6)
         end_turn(state)
     assert seen == [0, 1, 2, 3, 0]
+
+
+RULES_FILE_CARDS = {
+    "Darius": (1, 0),
+    "Gwin": (2, 1),
+    "Elinor": (3, 0),
+    "Farid": (4, 0),
+    "Staubfinger": (5, 0),
+    "Fenoglio": (6, 0),
+    "Resa": (7, 1),
+    "Mo": (8, 0),
+    "Meggie": (9, 1),
+    "Zauberzunge": (10, 0),
+    "Fulvio": (-1, 0),
+    "Cockerell": (-2, 0),
+    "Basta": (-3, 0),
+    "Flachnase": (-4, 0),
+    "Mortola": (-5, 1),
+    "Capricorn": (-6, 1),
+}
+
+
+def test_the_sixteen_cards_are_the_rules_files_table() -> None:
+    """Rules file "Components" (shared/rules/inkheart_dice.md l. 6-26): 16 character cards, each
+    value +1..+10 and -1..-6 once, named and with the hearts of the table; the castle card shows
+    1 heart. The data file (data.toml) holds them; this pins it to the table."""
+    from spielwerk.games.inkheart_dice.params import PARAMS
+
+    cards = {
+        name: (value, hearts)
+        for name, value, hearts in zip(PARAMS.names, PARAMS.values, PARAMS.hearts, strict=True)
+    }
+    assert cards == RULES_FILE_CARDS
+    assert PARAMS.castle_hearts == 1

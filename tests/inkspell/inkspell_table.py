@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import State
 from spielwerk.games.inkspell.params import PARAMS
 from spielwerk.games.inkspell.state import InkspellState
@@ -179,7 +180,7 @@ def settle(state: InkspellState, lead: bool = True) -> None:
     over): the first reward offered, the first card of each deck that is no Natternkopf,
     the first tile for a Natternkopf loss, no exchange or conversion, the villain drawer
     leads (or, with `lead=False`, is last)."""
-    while True:
+    for _ in play_on(state, 1_000):
         phase = public(state)["phase"]
         if phase == "arrived":
             rewards = legal_of_type(state, "reward")

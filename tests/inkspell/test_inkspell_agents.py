@@ -15,6 +15,7 @@ from spielwerk.agents.base import make_turn
 from spielwerk.agents.heuristics.inkspell import InkspellHeuristic, set_points
 from spielwerk.cli.main import app
 from spielwerk.cli.renderers import game_text
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import State
 from spielwerk.games.inkspell import render
 from spielwerk.sim.tournament import run_tournament
@@ -85,7 +86,7 @@ def test_heuristic_plays_whole_games_against_random() -> None:
 def test_mcts_finds_a_legal_move() -> None:
     state = spielwerk.load("inkspell").new_state(3, seed=2)
     rng = random.Random(0)
-    while state.to_move == spielwerk.core.state.CHANCE:
+    for _ in play_on(state, 100, until=lambda s: s.to_move != spielwerk.core.state.CHANCE):
         state.apply(state.sample_chance(rng))
     agent = make_agent("mcts:30", "inkspell", seed=1)
     player = state.to_move

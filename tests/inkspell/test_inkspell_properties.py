@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spielwerk
-from spielwerk.core.conformance import random_step
+from spielwerk.core.conformance import play_on, random_step
 from spielwerk.core.state import State
 from spielwerk.games.inkspell.params import PARAMS
 from spielwerk.games.inkspell.state import InkspellState
@@ -118,7 +118,7 @@ def check_decision(state: State) -> None:
 def test_every_decision_offers_what_the_rules_allow(players: int, seed: int) -> None:
     state = spielwerk.load("inkspell").new_state(players, seed=seed)
     rng = random.Random(seed)
-    while not state.is_terminal():
+    for _ in play_on(state):
         if isinstance(state.to_move, int) and state.to_move >= 0:
             check_decision(state)
         random_step(state, rng)
@@ -136,7 +136,7 @@ def test_every_natternkopf_halves_the_highest_sums_rounded_against_them(
     state = spielwerk.load("inkspell").new_state(players, seed=seed)
     assert isinstance(state, InkspellState)
     rng = random.Random(seed)
-    while not state.is_terminal():
+    for _ in play_on(state):
         if state.view(None)["phase"] != "villain":
             random_step(state, rng)
             continue
@@ -150,7 +150,7 @@ def test_every_natternkopf_halves_the_highest_sums_rounded_against_them(
         sums[state.villain_drawer()] += PARAMS.villain_values[card]
         struck = {p for p in range(players) if sums[p] == max(sums)}
         state.apply(draw)
-        while state.view(None)["phase"] == "natternkopf_loss":
+        for _ in play_on(state, 200, until=lambda s: s.view(None)["phase"] != "natternkopf_loss"):
             random_step(state, rng)
         after = state.view(None)
         for p in range(players):

@@ -9,6 +9,7 @@ Gaps settled in shared/rules/inkspell.md (cited by section).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from inkspell_table import (
@@ -32,7 +33,7 @@ from inkspell_table import (
 )
 
 import spielwerk
-from spielwerk.core.conformance import random_step
+from spielwerk.core.conformance import play_on, random_step
 
 RED, BLUE, YELLOW = 0, 1, 2
 
@@ -201,6 +202,31 @@ def test_an_empty_villain_deck_is_rebuilt_without_the_tier_one_cards() -> None:
     }
 
 
+def test_if_the_rebuilt_villain_deck_is_empty_too_nothing_is_drawn() -> None:
+    """Rules file "End of a round" (shared/rules/inkspell.md l. 90-91): "The rebuild happens
+    only when a card must be drawn from an empty deck; if the rebuilt deck is empty too,
+    nothing is drawn." Seat 1 holds every II and III card, the five I cards lie on the discard
+    pile: seat 0 alone in the Nachtburg must draw, the I cards leave the game, and the new deck
+    is empty: no villain card comes, the turn goes on."""
+    state = new_game(["grenze", "hof"])
+    keys = spielwerk.games.inkspell.params.PARAMS.villain_keys
+    tiers = spielwerk.games.inkspell.params.PARAMS.villain_tiers
+    arrange(state, 1, villains=list(keys))
+    arrange(state, 1, villains=[k for v, k in enumerate(keys) if tiers[v] != 1])
+    assert public(state)["villain_deck"] == [0, 0, 0]
+    play(state, "nachtburg")
+    reward(state, "solo")
+    draw_advantage(state, "mo")
+    view = public(state)
+    assert view["phase"] != "villain" and not state.is_chance()
+    assert view["villains"][0] == []
+    assert view["villain_discard"] == []
+    assert sorted(view["villain_removed"]) == sorted(
+        ["schlitzer", "russvogel", "gecko", "natternkopf-I1", "natternkopf-I2"]
+    )
+    assert view["villain_deck"] == [0]
+
+
 # ------------------------------------------------------------------------------------ White Women
 def test_the_white_women_go_to_the_first_player_to_reach_green() -> None:
     """Seed 000, l. 240 and 248 ("Die Weißen Frauen"): "Sobald ein Spieler mit seinem Siegpunktstein
@@ -280,7 +306,7 @@ def test_the_white_women_stay_with_the_leader() -> None:
     for seed in range(20):
         state = game.new_state(3, seed=seed)
         rng = random.Random(seed)
-        while not state.is_terminal():
+        for _ in play_on(state):
             holder = public(state)["white_women"]
             scores = public(state)["scores"]
             if holder is None:
@@ -291,10 +317,10 @@ def test_the_white_women_stay_with_the_leader() -> None:
 
 
 # ------------------------------------------------------------------------------------ the end
-def _trigger_end(players: int = 2) -> spielwerk.State:
+def _trigger_end(players: int = 2, **options: Any) -> spielwerk.State:
     """Seat 0 converts from 33 across the last red space while in Ombra (a castle)."""
     positions = ["grenze", "muehle", "lager", "spielleute"][:players]
-    state = new_game(positions)
+    state = new_game(positions, **options)
     arrange(state, 0, tiles="MSKE", score=33, advantage=["meggie", "nessel"])
     play(state, "ombra")
     reward(state, "solo")
@@ -403,6 +429,33 @@ def test_the_round_limit_ends_an_endless_game() -> None:
     assert state.is_terminal()
     assert state.result()["end"] == "round limit"
     assert state.result()["winners"] == [0, 1]
+
+
+def test_an_end_triggered_in_the_last_allowed_round_is_cut_by_the_round_limit() -> None:
+    """docs/games/inkspell.md ("Option max_rounds"): a game that reaches the limit ends after the
+    end-of-round villain draw of round `max_rounds`, and `result()["end"]` says "round limit"
+    instead of "end trigger". Seat 0 crosses the last red space (seed 000, l. 256) in round 1
+    of a game limited to 1 round: the extra full round that l. 256 promises is cut by the
+    limit, so the end is the limit's. One round later the final round is played in full."""
+    state = _trigger_end(max_rounds=1)
+    assert public(state)["end_triggered"]
+    settle(state)
+    pass_turn(state)  # seat 1 finishes round 1
+    settle(state)
+    assert state.is_terminal() and public(state)["round"] == 1
+    assert not public(state)["final_round"]
+    assert state.result()["end"] == "round limit"
+
+    state = _trigger_end(max_rounds=2)
+    settle(state)
+    pass_turn(state)
+    settle(state)
+    assert public(state)["final_round"] and public(state)["round"] == 2
+    pass_turn(state)
+    pass_turn(state)
+    draw_villain(state, "gecko")
+    assert state.is_terminal()
+    assert state.result()["end"] == "end trigger"
 
 
 def test_villain_tiers_come_in_order_one_two_three() -> None:

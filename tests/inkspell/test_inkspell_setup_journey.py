@@ -342,3 +342,91 @@ def test_an_empty_advantage_deck_gives_no_card() -> None:
     assert tiles_of(state, 0) == "EEE"
     assert public(state)["phase"] == "exchange_convert"  # no draw: straight on to the exchange
     assert public(state)["advantage_counts"] == [0, 27]
+
+
+def test_the_supply_and_the_start_are_the_rulebooks() -> None:
+    """Rules file "Supply (limited)" [seed]: "72 experience tiles: 18 each of Mut (M), Stärke
+    (S), Klugheit (K), Ehre (E); 32 provisions (P). ... Every player starts with 2 provisions."
+    Setup [seed]: Staubfinger starts at das geheime Lager."""
+    state = new_game(["grenze", "hof", "muehle"])
+    view = public(state)
+    assert view["provisions"] == [2, 2, 2]
+    assert view["supply"] == {"M": 18, "S": 18, "K": 18, "E": 18, "P": 32 - 3 * 2}
+    assert view["staubfinger"] == "lager"
+
+
+def test_the_map_rewards_roads_cards_and_villains_are_the_rules_files_tables() -> None:
+    """Rules file "Map", "Location cards" and "Villain cards": the reward rows of the nine
+    locations, the roads and the secret path, the villain numbers `4*i + ((i + p) mod 4) + 1`
+    (Die Tintenwelt `37 + p`, all 40 different) and the 15 villain cards with their tiers and
+    values. The data file (data.toml) holds them; this pins it to the tables."""
+    from spielwerk.games.inkspell.params import PARAMS
+
+    rows = {
+        "ombra": ("3E+1V", "2M+1P"),
+        "festung": ("3S+1V", "2K+1P"),
+        "nachtburg": ("3M+1V", "2S+1P"),
+        "lager": ("2K+1P", "1E+1P"),
+        "spielleute": ("2P+1M", "1M+1S"),
+        "siechenhaus": ("2K+1E", "2P"),
+        "grenze": ("3P", "1S+1P"),
+        "muehle": ("2S+1P", "1K+2P"),
+        "hof": ("2E+1P", "1M+1V"),
+    }
+
+    def text(reward: tuple[tuple[str, int], ...]) -> str:
+        return "+".join(f"{n}{kind}" for kind, n in reward)
+
+    keys = PARAMS.location_keys
+    assert {k: (text(PARAMS.solo[i]), text(PARAMS.shared[i])) for i, k in enumerate(keys)} == rows
+    roads = {
+        frozenset((keys[a], keys[b])) for a, near in enumerate(PARAMS.neighbours) for b in near
+    }
+    assert roads == {
+        frozenset(pair.split("-"))
+        for pair in [
+            "grenze-nachtburg",
+            "grenze-hof",
+            "hof-ombra",
+            "hof-lager",
+            "ombra-spielleute",
+            "ombra-siechenhaus",
+            "spielleute-lager",
+            "lager-festung",
+            "festung-nachtburg",
+            "festung-muehle",
+            "nachtburg-siechenhaus",
+            "siechenhaus-muehle",
+        ]
+    }
+    secret = {
+        frozenset((keys[a], keys[b]))
+        for a, near in enumerate(PARAMS.secret_neighbours)
+        for b in near
+    }
+    assert secret == {frozenset(("grenze", "spielleute"))}
+    for p in range(4):
+        numbers = [4 * i + ((i + p) % 4) + 1 for i in range(9)] + [37 + p]
+        assert list(PARAMS.location_numbers[p]) == numbers
+    assert len({n for row in PARAMS.location_numbers for n in row}) == 40
+    villains = list(
+        zip(PARAMS.villain_tiers, PARAMS.villain_names, PARAMS.villain_values, strict=True)
+    )
+    assert villains == [
+        (1, "Der Schlitzer", 2),
+        (1, "Der Rußvogel", 2),
+        (1, "Gecko", 1),
+        (1, "Natternkopf", 1),
+        (1, "Natternkopf", 2),
+        (2, "Basta", 3),
+        (2, "Der Pfeifer", 3),
+        (2, "Flachnase", 3),
+        (2, "Natternkopf", 2),
+        (2, "Natternkopf", 3),
+        (3, "Mortola", 4),
+        (3, "Der Brandfuchs", 4),
+        (3, "Schattenreiter", 5),
+        (3, "Gewölbewächter", 5),
+        (3, "Natternkopf", 4),
+    ]
+    assert len(PARAMS.natternkopf) == 5

@@ -274,6 +274,41 @@ def test_the_castle_exchange_once_two_for_one() -> None:
     assert legal_of_type(state, "exchange") == []
 
 
+@pytest.mark.parametrize("kind", ["M", "S", "K", "E"])
+def test_two_provisions_buy_one_tile_of_every_kind(kind: str) -> None:
+    """Seed 000, l. 171-172: "darf er einmal 2 Proviant in 1 beliebiges Erfahrungsplättchen
+    tauschen"; rules file "A turn" 7: "2 provisions -> 1 experience tile of choice". Each of
+    the four kinds: the seat pays 2 provisions and gets exactly that tile from the supply."""
+    state = new_game(["grenze", "ombra"])
+    arrange(state, 0, provisions=4)
+    play(state, "ombra")  # the journey costs 1; shared row: 2 Mut + 1 provision
+    reward(state, "shared")
+    before = public(state)
+    exchange(state, "PP", kind)
+    after = public(state)
+    assert after["provisions"][0] == before["provisions"][0] - 2
+    gained = {k: after["tiles"][0][k] - before["tiles"][0][k] for k in "MSKE"}
+    assert gained == {k: int(k == kind) for k in "MSKE"}
+    assert after["supply"][kind] == before["supply"][kind] - 1
+    assert after["supply"]["P"] == before["supply"]["P"] + 2
+
+
+def test_the_turn_ends_by_itself_after_an_exchange_when_nothing_is_left_to_do() -> None:
+    """Rules file "A turn" 7-8: one exchange, then conversions; state.py `_settle_after`: with
+    no exchange left and no set of different kinds to convert, the turn ends by itself (no
+    `end_turn` to press). Seat 0 sells Mut and Klugheit for a provision in Ombra and keeps one
+    Mut: seat 1 is to move at once."""
+    state = new_game(["grenze", "ombra"])
+    arrange(state, 0, tiles="K")
+    play(state, "ombra")
+    reward(state, "shared")  # 2 Mut + 1 provision: tiles M, M, K
+    assert legal_of_type(state, "end_turn")
+    exchange(state, "MK", "P")
+    view = public(state)
+    assert view["to_move"] == 1 and view["current"] == 1
+    assert tiles_of(state, 0) == "M"
+
+
 def test_no_exchange_outside_a_castle() -> None:
     """Seed 000, l. 173: "Ein Tausch an einem anderen Ort als in einer Burg ist nicht möglich." """
     state = new_game(["grenze", "muehle"])

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import State
 from spielwerk.games.isolde.params import PARAMS
 from spielwerk.games.isolde.state import IsoldeState
@@ -79,7 +80,7 @@ def play(state: State, card: str, board: str | None = None) -> None:
 
 def play_quietly(state: State) -> None:
     """Everyone plays quiet cards (quest/charity) until the play phase is over."""
-    while state.view(None)["phase"] == "play":
+    for _ in play_on(state, 100, until=lambda s: s.view(None)["phase"] != "play"):
         seat = state.to_move
         assert isinstance(seat, int)
         hand = state.view(seat)["hand"]

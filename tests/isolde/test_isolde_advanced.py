@@ -65,8 +65,10 @@ def test_the_start_player_goes_on_top_on_exactly_one_board() -> None:
 
 
 def test_going_on_top_is_not_offered_on_the_start_space_or_the_king() -> None:
-    """Seed 004, l. 280: on the start space the order of a stack does not count; l. 284: the king
-    scores by space alone. Neither stack is offered [design]."""
+    """Rules file "Advanced game" 1 (shared/rules/isolde.md l. 60-61): "Offered only where the
+    disc lies under another disc, never on the start space or on the king, where order gives
+    nothing." Seed 004, l. 280: on the start space the order of a stack does not count; l. 284:
+    the king scores by space alone."""
     state = quiet_play_phase(3, advanced_start_player_tiebreak=True)
     place(state, "king", [(0, 5), (1, 5)])
     place(state, "joust", [(1, 2)])  # seats 0 and 2 lie together on the start space
@@ -76,8 +78,10 @@ def test_going_on_top_is_not_offered_on_the_start_space_or_the_king() -> None:
 
 
 def test_without_a_stack_to_improve_the_start_player_is_not_asked() -> None:
-    """Seed 004, l. 320: rule 1 applies only "Ist sein Spielstein mit anderen Spielsteinen
-    gestapelt"; and without the option there is never such a choice."""
+    """Rules file "Advanced game" 1 (l. 60): offered only where the disc lies *under* another
+    disc. Seed 004, l. 320: rule 1 applies only "Ist sein Spielstein mit anderen Spielsteinen
+    gestapelt"; a disc already on top gains nothing; without the option there is never such a
+    choice."""
     state = quiet_play_phase(3, advanced_start_player_tiebreak=True)
     place(state, "joust", [(1, 4), (0, 4)])  # already on top
     play_quietly(state)
@@ -100,6 +104,20 @@ def test_isolde_setback_every_rewarded_disc_steps_back_one_after_the_moves() -> 
         bonus(state, "king")
     assert discs(state, "isolde") == [(0, 4), (1, 3), (2, 2), (3, 1)]
     assert discs(state, "king")[:3] == [(0, 3), (1, 2), (2, 1)]
+
+
+def test_setback_steps_back_front_first_so_movers_on_one_space_keep_their_order() -> None:
+    """Rules file "Advanced game" 2 (shared/rules/isolde.md l. 63-66): "The movers step back one
+    at a time from the front (the disc furthest ahead first), so movers that shared a space keep
+    their order." Seat 0 lies on top of seat 1 on space 5 (first and second); both step back to
+    space 4: seat 0 first, then seat 1 goes under it, so seat 0 is still ahead."""
+    state = quiet_play_phase(3, advanced_isolde_setback=True)
+    place(state, "isolde", [(2, 3), (1, 5), (0, 5)])
+    play_quietly(state)
+    assert [m["seat"] for m in state.view(None)["pending_isolde_moves"]] == [1, 0]
+    bonus(state, "king")
+    bonus(state, "king")
+    assert discs(state, "isolde") == [(0, 4), (1, 4), (2, 3)]
 
 
 def test_three_players_only_the_two_rewarded_discs_step_back() -> None:
@@ -164,6 +182,22 @@ def test_advanced_reset_on_isoldes_board_leaves_quest_and_charity_alone() -> Non
     assert discs(state, "isolde")[:2] == [(0, 2), (1, 1)]
     assert sorted(discs(state, "isolde")[2:]) == [(2, 0), (3, 0)]
     assert {board: discs(state, board) for board in ("quest", "charity")} == before
+
+
+def test_resets_also_clear_the_lap_count() -> None:
+    """Rules file "Ranking" (shared/rules/isolde.md l. 53): "Resets (round 3, advanced rule 3)
+    also clear the lap count." Seats 0, 1 and 3 have lapped the joust board (distances 18, 20,
+    33: one, one and two laps); after the reset of round 3 no disc carries a lap, with the
+    advanced rule (spread over spaces 0-3) as without it (all on the start)."""
+    for options in ({"advanced_reset": True}, {}):
+        state = reach_round_3_scoring(**options)
+        place(state, "joust", [(2, 4), (0, 18), (1, 20), (3, 33)])
+        assert [disc["laps"] for disc in state.view(None)["boards"][1]["discs"]] == [2, 1, 1, 0]
+        play_quietly(state)
+        joust = state.view(None)["boards"][1]["discs"]
+        assert [disc["laps"] for disc in joust] == [0, 0, 0, 0]
+        expected = [3, 2, 1, 0] if options else [0, 0, 0, 0]
+        assert [disc["distance"] for disc in joust] == expected
 
 
 def test_standard_reset_sends_everybody_to_the_start() -> None:

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spielwerk
-from spielwerk.core.conformance import random_step, run_conformance
+from spielwerk.core.conformance import play_on, random_step, run_conformance
 
 
 @settings(max_examples=30, deadline=None)
@@ -33,7 +33,7 @@ def test_random_games_keep_the_table_consistent(players: int, seed: int, advance
     moves at most 3 seats, and at most players - 1 (l. 187-189, 219)."""
     state = spielwerk.load("isolde", advanced=advanced).new_state(players, seed=seed)
     rng = random.Random(seed)
-    while not state.is_terminal():
+    for _ in play_on(state):
         random_step(state, rng)
         view = state.view(None)
         for board in view["boards"]:

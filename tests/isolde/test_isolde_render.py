@@ -7,7 +7,7 @@ import random
 from isolde_table import deal, keep, new_game, packets_for, quiet_hands
 
 import spielwerk
-from spielwerk.core.conformance import random_step
+from spielwerk.core.conformance import play_on, random_step
 from spielwerk.games.isolde import render
 
 
@@ -45,7 +45,7 @@ def test_changes_over_a_game_report_every_round_its_scoring_and_the_end() -> Non
     rng = random.Random(9)
     lines: list[str] = []
     before = state.view(2)
-    while not state.is_terminal():
+    for _ in play_on(state):
         random_step(state, rng)
         after = state.view(2)
         lines.extend(render.render_changes(before, after))

@@ -13,6 +13,7 @@ from isolde_table import (
     keep,
     new_game,
     packets_for,
+    place,
     play,
     play_quietly,
     quiet_hands,
@@ -20,6 +21,7 @@ from isolde_table import (
 )
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 
 
 def test_setup_seven_boards_with_one_disc_of_every_seat_on_each_start_space() -> None:
@@ -40,6 +42,7 @@ def test_setup_seven_boards_with_one_disc_of_every_seat_on_each_start_space() ->
         assert sorted(d["seat"] for d in board["discs"]) == [0, 1, 2, 3, 4]
         assert all(d["distance"] == 0 for d in board["discs"])
     assert (view["deck"], view["round"], view["rounds"]) == (52, 1, 6)
+    assert view["start_player"] == 0  # rules file "Boards": seat 0 unless configured
     assert view["scores"] == [0, 0, 0, 0, 0]
     assert state.is_chance()
 
@@ -135,7 +138,7 @@ def test_four_cards_are_played_in_turn_from_the_start_player_and_the_fifth_is_di
     state = new_game(3, start_player=2)
     draft_into(state, quiet_hands(3))
     movers = []
-    while state.view(None)["phase"] == "play":
+    for _ in play_on(state, 100, until=lambda s: s.view(None)["phase"] != "play"):
         movers.append(state.to_move)
         seat = state.to_move
         assert isinstance(seat, int)
@@ -191,6 +194,47 @@ def test_a_card_moves_the_disc_on_its_own_board_by_its_value() -> None:
     play(state, "isolde-3")
     assert discs(state, "isolde")[0] == (0, 3)
     assert state.to_move == 1
+
+
+def test_only_the_moving_disc_moves_and_discs_stacked_on_it_stay() -> None:
+    """Rules file "Ranking" (shared/rules/isolde.md l. 48): "Only the moving disc moves; discs
+    stacked on it stay." Seat 0 lies at the bottom of a stack on joust space 4 under seat 1;
+    seat 0 moves 3: seat 1 stays on space 4. Then seat 1, on top, moves 2 from a stack of its
+    own on tourney: seat 0 under it stays."""
+    state = new_game(2)
+    hands = quiet_hands(2)
+    hands[0][0], hands[1][0] = "combat-3", "combat-2"
+    draft_into(state, hands)
+    place(state, "joust", [(0, 4), (1, 4)])
+    place(state, "tourney", [(0, 5), (1, 5)])
+    play(state, "combat-3", "joust")
+    assert discs(state, "joust") == [(0, 7), (1, 4)]
+    play(state, "combat-2", "tourney")
+    assert discs(state, "tourney") == [(1, 7), (0, 5)]
+
+
+def test_the_view_keeps_the_cards_played_in_the_round_before() -> None:
+    """Rules file "Hidden information": every played card is public. In a new round `played`
+    starts empty and `last_round_played` lists the round before, in the order played (the
+    table a player looks at when the next round begins); after the end it lists round 6."""
+    state = new_game(2)
+    hands = quiet_hands(2)
+    draft_into(state, hands)
+    plays = []
+    for _ in play_on(state, 100, until=lambda s: s.view(None)["phase"] != "play"):
+        seat = state.to_move
+        assert isinstance(seat, int)
+        card = next(c for c in state.view(seat)["hand"] if c in hands[seat][:4])
+        plays.append({"seat": seat, "card": card, "board": card.rpartition("-")[0]})
+        play(state, card)
+    view = state.view(None)
+    assert view["round"] == 2 and view["played"] == []
+    assert view["last_round_played"] == plays
+    for _ in range(5):
+        quiet_round(state)
+    view = state.view(None)
+    assert state.is_terminal() and view["played"] == []
+    assert len(view["last_round_played"]) == 8
 
 
 def test_the_start_player_passes_to_the_left_every_round() -> None:

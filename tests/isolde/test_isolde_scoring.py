@@ -155,6 +155,31 @@ def test_isolde_ranks_are_taken_before_the_bonus_moves_and_moves_go_3rd_2nd_1st(
     assert state.view(None)["round"] == 2
 
 
+def test_each_isolde_move_is_asked_of_the_seat_that_earned_it() -> None:
+    """Rules file "Boards" (shared/rules/isolde.md l. 10): "3rd, then 2nd, then 1st move one own
+    disc +1/+2/+3 on any board". Seats and places differ here: seat 3 is first, seat 2 second,
+    seat 1 third (seat 0 on the start space), so the moves are asked of seats 1, 2, 3 in that
+    order, each moving its own disc."""
+    state = quiet_play_phase(4)
+    place(state, "isolde", [(1, 2), (2, 3), (3, 4)])
+    play_quietly(state)
+    assert state.view(None)["pending_isolde_moves"] == [
+        {"seat": 1, "place": 3, "steps": 1},
+        {"seat": 2, "place": 2, "steps": 2},
+        {"seat": 3, "place": 1, "steps": 3},
+    ]
+    movers = []
+    for _ in range(3):
+        movers.append(state.to_move)
+        assert state.legal_actions(state.to_move)
+        for other in range(4):
+            if other != state.to_move:
+                assert state.legal_actions(other) == []
+        bonus(state, "king")
+    assert movers == [1, 2, 3]
+    assert sorted(discs(state, "king")) == [(0, 0), (1, 1), (2, 2), (3, 3)]
+
+
 def test_isolde_gives_no_third_move_with_three_players_and_none_from_the_start_space() -> None:
     """Seed 004, l. 219: "Spezielle Regel für 3 Spieler: Bei 3 Spielern gibt es für den 3. Platz
     keine Zusatzfelder." A disc on the start space gets no move."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import CHANCE, State
 from spielwerk.games.tainted_grail.state import TaintedGrailState
 
@@ -82,7 +83,7 @@ def finish_day(
     die shows `guardian`. Called during a dawn, it finishes that dawn only. Stops early at a
     story choice (the test answers it) and at the end of the game."""
     day = state.day if state.phase != "day" else state.day + 1
-    while not state.is_terminal():
+    for _ in play_on(state, 2_000):
         kind = pending(state)
         if kind == "act" and state.day >= day:
             return

@@ -9,6 +9,7 @@ from __future__ import annotations
 from grail_table import (
     ADA,
     BEN,
+    CAI,
     act,
     character,
     choose,
@@ -20,6 +21,7 @@ from grail_table import (
     travel,
 )
 
+from spielwerk.core.conformance import play_on
 from spielwerk.games.tainted_grail.state import DAWN_STEPS, TaintedGrailState
 
 
@@ -226,11 +228,78 @@ def test_guardians_move_with_the_die_along_joined_paths_and_attack_at_once() -> 
     assert state.view(None)["guardians"] == []
 
 
+def test_a_guardian_does_not_move_to_a_neighbour_without_an_arrow() -> None:
+    """Rules file l. 69-70: "a guardian moves one location along a joined path in that
+    direction if there is one, otherwise stays". The Wolf stands at Home; West lies next to it
+    on the grid but no arrow joins them: the die's W leaves it at Home."""
+    state = new_game(1)
+    state.guardian_at[0] = 0  # the Wolf at Home
+    act(state, "pass")
+    finish_day(state, event="storm", guardian="W")
+    assert state.view(None)["guardians"][0]["location"] == "home"
+    assert any("guardian die for the Wolf: W, it stays at Home" in line for line in state.log)
+
+
+def test_a_guardian_does_not_move_onto_a_card_that_is_not_on_the_grid() -> None:
+    """Rules file l. 69-70 ("along a joined path ... if there is one") and l. 55: the discarded
+    card is gone with what lies on it. East and Far East are joined by an arrow, but Far East
+    (two cells from Home's menhir) is discarded at dawn step 2, before the guardians move
+    (step 6): the die's E leaves the Wolf at East. Before Far East is ever revealed, the same."""
+    state = new_game(1)
+    finish_day(state, event="storm", guardian="E")
+    assert state.view(None)["guardians"][0]["location"] == "east"
+    state = new_game(1)
+    travel(state, "east")  # reveals Far East
+    choose(state, "Flee")
+    assert "east2" in locations(state)
+    finish_day(state, event="storm", guardian="E")
+    assert "east2" not in locations(state)
+    assert state.view(None)["guardians"] == [{"id": "wolf", "name": "the Wolf", "location": "east"}]
+
+
+def test_guardians_move_in_id_order() -> None:
+    """Rules file l. 70: "several guardians move in id order". The Ghost is put on Corner so
+    that both guardians are on the grid at step 6: the Wolf (file order 0) rolls first."""
+    state = new_game(1)
+    state.guardian_at[1] = 6  # the Ghost at Corner (1, 1), in Home's range
+    act(state, "pass")
+    act(state, "eat")
+    act(state, "event", event="storm")
+    assert pending(state) == "gdie" and state.pending[1] == 0
+    assert state.describe(state.legal_actions()[0], None).startswith("guardian die for the Wolf")
+    act(state, "guardian_die", face="stay")
+    assert pending(state) == "gdie" and state.pending[1] == 1
+    act(state, "guardian_die", face="stay")
+    dice = [line for line in state.log if line.startswith("guardian die for")]
+    assert [line.split(":")[0] for line in dice] == [
+        "guardian die for the Wolf",
+        "guardian die for the Ghost",
+    ]
+
+
+def test_several_characters_each_meet_an_entering_guardian_in_number_order() -> None:
+    """Rules file l. 70-71: "A guardian that enters a character's location starts an encounter at
+    once (characters in number order)." The Wolf enters Home where Ada, Ben and Cai stand: one
+    encounter each, Ada's first, then Ben's, then Cai's."""
+    state = new_game(3)
+    finish_day(state, event="storm", guardian="W")
+    deciders = []
+    for _ in range(3):
+        assert pending(state) == "choose"
+        decision = state.view(None)["decision"]
+        assert decision["involved"] == [decision["character"]]
+        deciders.append(state.to_move)
+        choose(state, "Flee")
+    assert deciders == [ADA, BEN, CAI]
+    meetings = [line for line in state.log if line.endswith("meets the Wolf")]
+    assert meetings == ["Ada meets the Wolf", "Ben meets the Wolf", "Cai meets the Wolf"]
+
+
 def test_guardian_die_probabilities_follow_the_faces() -> None:
     """Rules file: "Guardian die: faces N, E, S, W, stay, stay"."""
     state = new_game(1)
     act(state, "pass")
-    while pending(state) != "gdie":
+    for _ in play_on(state, 50, until=lambda s: pending(s) == "gdie"):
         if pending(state) == "rest":
             act(state, "eat")
         elif pending(state) == "event":

@@ -15,6 +15,7 @@ from grail_table import (
     act,
     character,
     choose,
+    finish_day,
     legal,
     legal_types,
     new_game,
@@ -141,14 +142,84 @@ def test_group_travel_costs_one_energy_per_member_and_moves_the_group() -> None:
 
 def test_a_location_action_costs_the_same_whatever_the_participants() -> None:
     """Seed 003, l. 141-143 (Ortsaktion): "Kosten: Je nach Ort (unabhängig von der Zahl der
-    teilnehmenden Charaktere)." Rules file: the cost may be split [design: evenly, most energy pays
-    first]; everyone taking part gets the effect."""
+    teilnehmenden Charaktere)." Rules file l. 49-50: the group pays "in a documented order
+    (starter first, then the others in seat order)"; everyone taking part gets the effect."""
     state = new_game(2)
     act(state, "location_action", action="fire")  # 3 energy
     act(state, "join")
-    energy = [character(state, c)["energy"] for c in (ADA, BEN)]
-    assert sum(energy) == 8 - 3 and energy == [2, 3]
+    assert [character(state, c)["energy"] for c in (ADA, BEN)] == [4 - 3, 4]
     assert [character(state, c)["food"] for c in (ADA, BEN)] == [2, 2]
+
+
+def test_a_location_action_is_offered_when_the_participants_together_can_pay() -> None:
+    """Rules file l. 46-48: "a location action's cost may be split among participants as they
+    like: the action is available when the participants together can pay it (not only the
+    starter alone)". Ada and Ben have 2 energy each at Home: "Tend the fire" (3 energy) is
+    offered to Ada. Ben's share is needed, so he cannot decline; Ada pays first (l. 50)."""
+    state = new_game(2)
+    state.energy[ADA], state.energy[BEN] = 2, 2
+    assert {"type": "location_action", "action": "fire"} in legal(state)
+    act(state, "location_action", action="fire")
+    assert pending(state) == "join" and state.to_move == BEN
+    assert legal(state) == [{"type": "join"}]
+    with pytest.raises(IllegalAction):
+        act(state, "decline")
+    act(state, "join")
+    assert [character(state, c)["energy"] for c in (ADA, BEN)] == [0, 1]
+    assert "Ada and Ben: Tend the fire (3 energy; paid by Ada 2 energy, Ben 1 energy)" in (
+        state.log
+    )
+
+
+def test_a_location_action_the_participants_cannot_pay_together_is_not_offered() -> None:
+    """Rules file l. 47-48: available "when the participants together can pay it": 1 + 1
+    energy is not 3. Nor do characters elsewhere or who passed count: only those who may join
+    (l. 44-46)."""
+    state = new_game(3)
+    state.energy[ADA], state.energy[BEN], state.energy[CAI] = 1, 1, 4
+    fire = {"type": "location_action", "action": "fire"}
+    assert fire in legal(state)  # with Cai's energy
+    state.passed[CAI] = True
+    assert fire not in legal(state)
+    state.passed[CAI] = False
+    state.cell[CAI] = (2, 1)  # at North
+    assert fire not in legal(state)
+
+
+def test_a_helper_whose_share_is_not_needed_may_decline() -> None:
+    """Rules file l. 48-50: the split is the group's choice, paid "starter first, then the
+    others in seat order". Ben (1 energy) begins "Tend the fire" (3). Ada may decline, as
+    Ben and Cai can pay without her; then Cai, asked last, must join: Ben pays 1, Cai 2."""
+    state = new_game(3)
+    state.energy[ADA], state.energy[BEN], state.energy[CAI] = 2, 1, 2
+    act(state, "wait")  # Ada lets Ben act first
+    act(state, "location_action", action="fire")
+    assert state.to_move == ADA and legal(state) == [{"type": "join"}, {"type": "decline"}]
+    act(state, "decline")
+    assert state.to_move == CAI and legal(state) == [{"type": "join"}]
+    act(state, "join")
+    assert [character(state, c)["energy"] for c in (ADA, BEN, CAI)] == [2, 0, 0]
+
+
+def test_a_group_pays_starter_first_then_in_seat_order() -> None:
+    """Rules file l. 49-50: "starter first, then the others in seat order". Ben begins with
+    1 energy and pays it; then Ada (seat 0) pays 2 before Cai (seat 2) pays anything. When Ben
+    can pay alone, he pays everything."""
+    state = new_game(3)
+    state.energy[ADA], state.energy[BEN], state.energy[CAI] = 2, 1, 2
+    act(state, "wait")
+    act(state, "location_action", action="fire")
+    act(state, "join")  # Ada
+    act(state, "join")  # Cai
+    assert [character(state, c)["energy"] for c in (ADA, BEN, CAI)] == [0, 0, 2]
+
+    state = new_game(3)
+    state.energy[ADA], state.energy[BEN], state.energy[CAI] = 2, 4, 3
+    act(state, "wait")
+    act(state, "location_action", action="fire")
+    act(state, "join")
+    act(state, "join")
+    assert [character(state, c)["energy"] for c in (ADA, BEN, CAI)] == [2, 1, 3]
 
 
 def test_a_character_needs_energy_to_join_travel_or_exploration() -> None:
@@ -253,3 +324,67 @@ def test_a_shared_reward_goes_once_to_the_character_who_began() -> None:
     act(state, "join")
     assert [character(state, c)["food"] for c in (ADA, BEN)] == [1 + 2, 1]
     assert sum(character(state, c)["energy"] for c in (ADA, BEN)) == 3 + 3 - 1
+
+
+def test_an_effect_that_moves_characters_to_where_they_stand_triggers_no_arrival() -> None:
+    """Rules file l. 64-65: "Arrival effects fire only on coming to a *new* location: an effect
+    that "moves" a character to where it already stands triggers nothing." (Seed 003, l. 126:
+    "Immer wenn sich 1 oder mehrere Charaktere an einem neuen Ort befinden".) Ada travels to
+    East and flees the Wolf; "Walk around the stones" moves her to East again: no encounter,
+    no instant effect, no log line of an arrival."""
+    state = new_game(1)
+    travel(state, "east")
+    choose(state, "Flee")
+    state.instant_markers[2] = 0  # the cold wind could fire again (East is location 2)
+    terror, start = character(state, ADA)["terror"], len(state.log)
+    act(state, "location_action", action="circle")
+    assert pending(state) == "act" and state.to_move == ADA
+    assert character(state, ADA)["terror"] == terror
+    assert not any("meets" in line or "wind" in line for line in state.log[start:])
+
+
+def test_a_character_in_the_wyrdness_may_only_travel_not_use_items() -> None:
+    """Rules file l. 65-66: "A character in the wyrdness may travel and nothing else (no item use
+    either)." Ada owns the salve (equipped, ready) and wakes in the wyrdness where Far East
+    was: she may pass or travel, not use it; back on a card, she may use it again."""
+    state = new_game(1)
+    act(state, "explore")
+    choose(state, "Find the salve")
+    travel(state, "east")
+    choose(state, "Flee")
+    travel(state, "east2")
+    assert {"type": "use", "item": "salve"} in legal(state)
+    finish_day(state, event="storm")
+    assert character(state, ADA)["location"] is None
+    assert legal(state) == [{"type": "pass"}, {"type": "travel", "to": "east"}]
+    with pytest.raises(IllegalAction):
+        act(state, "use", item="salve")
+    travel(state, "east")
+    choose(state, "Flee")  # the Wolf is still there
+    assert {"type": "use", "item": "salve"} in legal(state)
+
+
+def test_a_location_action_opens_its_section_even_the_first_of_the_file() -> None:
+    """Scenario format (docs/games/tainted_grail.md, `[[actions]]`): `section` is "a section
+    with choices that follows, read by the starter for the group". "Search the hearth" leads
+    to `home_explore`, the file's first section (index 0)."""
+    state = new_game(1)
+    act(state, "location_action", action="search")
+    assert pending(state) == "choose" and state.to_move == ADA
+    decision = state.view(None)["decision"]
+    assert decision["section"] == "home_explore"
+    assert [o["label"] for o in decision["options"]][-1] == "Leave"
+
+
+def test_a_menhir_is_lit_by_the_location_action_that_offers_it() -> None:
+    """Rules file l. 75: "A menhir is activated at a location that offers it, by a location
+    action." Ada lights the north menhir: it burns with its dial for one player (4), and the
+    action is not offered again while that menhir stands."""
+    state = new_game(1)
+    travel(state, "north")
+    light = {"type": "location_action", "action": "light"}
+    assert light in legal(state)
+    act(state, "location_action", action="light")
+    menhirs = {m["id"]: m["dial"] for m in state.view(None)["menhirs"]}
+    assert menhirs == {"home_stone": 2, "north_stone": 4}
+    assert light not in legal(state)

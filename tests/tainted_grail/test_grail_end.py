@@ -25,6 +25,7 @@ from grail_table import (
     travel,
 )
 
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import TERMINAL
 
 
@@ -53,9 +54,11 @@ def test_resting_with_food_heals_calms_and_restores_full_energy() -> None:
     assert character(state, ADA)["energy"] == 4 - 1  # full, then the storm
 
 
-def test_without_food_energy_does_not_come_back_and_at_zero_health_is_lost() -> None:
-    """Rules file: "one who did not eat recovers to 1 energy, or, already at 0 energy before
-    recovering, loses 1 health instead"."""
+def test_fasting_at_zero_energy_costs_1_health_and_gives_1_energy_back() -> None:
+    """Rules file l. 60-63: "one who did not eat and has 1 or more energy goes up to at least 1
+    (no change in practice); one who did not eat and has 0 energy loses 1 health and gets 1
+    energy back (so a fasting character is never stuck at 0 for good)". Ada fasts at 0 energy,
+    Ben at 2; a day later Ada, fasting again with the energy she got back, changes nothing."""
     state = new_game(2)
     state.energy[ADA], state.energy[BEN] = 0, 2
     act(state, "pass")
@@ -63,7 +66,13 @@ def test_without_food_energy_does_not_come_back_and_at_zero_health_is_lost() -> 
     act(state, "fast")
     act(state, "fast")
     assert [character(state, c)["health"] for c in (ADA, BEN)] == [4, 5]
-    assert [character(state, c)["energy"] for c in (ADA, BEN)] == [0, 2]
+    assert [character(state, c)["energy"] for c in (ADA, BEN)] == [1, 2]
+    assert "Ada fasts at 0 energy: -1 health, +1 energy" in state.log
+    finish_day(state, eat=False, event="choice")
+    choose(state, "Nothing")
+    finish_day(state, eat=False)
+    assert [character(state, c)["health"] for c in (ADA, BEN)] == [4, 5]
+    assert [character(state, c)["energy"] for c in (ADA, BEN)] == [1, 2]
 
 
 def test_a_character_without_food_is_not_asked_to_eat() -> None:
@@ -168,7 +177,7 @@ def test_the_day_limit_ends_the_game() -> None:
     """Rules file: win and loss are defined by the scenario; the table loses after day 8."""
     state = new_game(1)
     state.menhir_dial[0] = 20
-    while not state.is_terminal():
+    for _ in play_on(state, 20):
         finish_day(state)
         if pending(state) == "choose":
             choose(state, "Nothing")

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import CHANCE
 from spielwerk.games.tainted_grail.state import TaintedGrailState
 
@@ -37,7 +38,7 @@ def test_random_days_keep_the_rules(scenario: str, players: int, seed: int) -> N
     began: dict[int, int] = {}  # character -> number of its last begun action today
     took_part: dict[int, int] = {}  # character -> number of the last action it was in
     out: set[int] = set()  # passed or fallen today
-    while not state.is_terminal():
+    for _ in play_on(state):
         for c in range(players):
             assert 0 <= state.energy[c] <= state.max_energy[c]
             assert 0 <= state.health[c] <= state.max_health[c]

@@ -10,11 +10,13 @@ spielen die Spieler ihre Karten aus, ziehen aber keine neuen nach."
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from witches_table import change, deal, draw, hand, in_card_order, keep, last_trick, play, public
 
 import spielwerk
-from spielwerk.core.conformance import play_random
+from spielwerk.core.conformance import play_random, random_step
 
 # A complete 6-player game. Trump grey 5 all game (wheel 5-4-3-2-1-9-8-7-6). With 6 players the
 # pile holds 54 - 36 - 1 = 17 cards: two full refills (12) and five cards of a third, so in the
@@ -153,6 +155,34 @@ def test_full_game_end_phase_no_draws_empty_hands_final_trick_and_scores() -> No
     assert view["result"] == state.result()
     with pytest.raises(spielwerk.IllegalAction):
         state.apply({"type": "keep_trump"})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_no_trump_decision_after_the_very_last_trick(players: int) -> None:
+    """Rules file "Flow" 4 (shared/rules/witches.md l. 29-31): "After the very last trick of the
+    game there is no trump decision: the game ends at once (a change could only cost the winner
+    the card's points)." Along random games: the winner is asked only while a card is left in
+    some hand, and the last play ends the game with the trick's trump unchanged. The trump
+    change stays allowed in the end phase (l. 29) as long as cards remain."""
+    game = spielwerk.load("witches")
+    asked_in_end_phase = 0
+    for seed in range(25):
+        state = game.new_state(players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(1000):
+            if state.is_terminal():
+                break
+            view = public(state)
+            if view["phase"] == "choose_trump":
+                assert sum(view["hand_sizes"]) > 0, "a trump decision after the last trick"
+                asked_in_end_phase += view["end_phase"]
+            random_step(state, rng)
+        assert state.is_terminal(), f"seed {seed}: the game did not end within 1000 actions"
+        _, last_id = state.history[-1]
+        assert state.game.actions[last_id].type == "play"
+        assert last_trick(state)["new_trump"] is None
+        assert public(state)["phase"] == "over"
+    assert asked_in_end_phase > 0
 
 
 def test_empty_pile_player_takes_the_top_of_the_trump_pile() -> None:

@@ -16,6 +16,7 @@ from witches_table import ALL_CARDS, deal, draw, hand, keep, play, public
 from witches_table import filled as filled_hands
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import State
 
 
@@ -82,7 +83,7 @@ def test_views_never_show_other_players_hidden_cards(players: int) -> None:
         state = game.new_state(players, seed=seed)
         rng = random.Random(seed)
         checked = 0
-        while not state.is_terminal():
+        for _ in play_on(state):
             pile = set(ALL_CARDS) - _visible_somewhere(state)
             for viewer in (None, *range(players)):
                 text = json.dumps(state.view(viewer))
@@ -126,7 +127,7 @@ def test_seat_view_holds_its_own_hand_only() -> None:
 def _dealt_position() -> State:
     """4 players right after the deal and the turn-up (a fixed, ordinary position)."""
     state = spielwerk.load("witches").new_state(4, seed=2024)
-    while public(state)["phase"] != "play":
+    for _ in play_on(state, 100, until=lambda s: public(s)["phase"] == "play"):
         state.apply(state.sample_chance())
     return state
 
@@ -190,7 +191,7 @@ def test_resample_keeps_cards_taken_face_up_from_the_trump_pile() -> None:
     for seed in range(40):
         state = game.new_state(3, seed=seed)
         rng = random.Random(seed)
-        while not state.is_terminal():
+        for _ in play_on(state):
             known = public(state)["known_in_hands"]
             if any(known):
                 found += 1

@@ -12,6 +12,7 @@ import pytest
 from witches_table import deal, filled, play, public
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 
 
 @pytest.mark.parametrize(
@@ -109,7 +110,7 @@ def test_every_player_count_sets_up(players: int) -> None:
     """Rulebook "Spielaufbau": 6 cards each, the rest is the pile, one card turned up."""
     state = spielwerk.load("witches").new_state(players, seed=11)
     rng_steps = 0
-    while public(state)["phase"] in ("deal", "turn_up"):
+    for _ in play_on(state, 100, until=lambda s: public(s)["phase"] not in ("deal", "turn_up")):
         state.apply(state.sample_chance())
         rng_steps += 1
     view = public(state)

@@ -1008,7 +1008,9 @@ class InkspellState(State):
             "tiles_and_provisions": self.tie_break_values(),
             "advantage_points": self.final_points.copy(),
             "rounds": self.round,
-            "end": "end trigger" if self.end_triggered else "round limit",
+            # The end trigger ends the game only through a final round played in full; an end
+            # triggered in round max_rounds is cut by the limit. [design]
+            "end": "end trigger" if self.final_round else "round limit",
         }
 
     # ================================================================== what a seat sees

@@ -318,6 +318,8 @@ class TaintedGrailState(State):
             for a in sc.actions_at[here]:
                 if self.action_available(a, c):
                     ids.append(lay.location_action + a)
+        if here < 0:
+            return ids  # in the wyrdness a character may only travel, no item use [rules file]
         owner, equipped, exhausted = self.item_owner, self.equipped, self.exhausted
         for item in sc.usable_items:
             if owner[item] == c and equipped[item] and not exhausted[item]:
@@ -325,9 +327,9 @@ class TaintedGrailState(State):
         return ids
 
     def action_available(self, a: int, c: int) -> bool:
-        """A location action with a time marker is unavailable [design]; its requirements
-        must hold and character c must be able to pay its cost alone (it may be shared with
-        those who join [design])."""
+        """A location action with a time marker is unavailable [rules file]; its requirements
+        must hold for character c, and the participants together must be able to pay its cost
+        [rules file]: c and everyone who may join it (on c's cell, not passed, not fallen)."""
         action = self.game.scenario.actions[a]
         if self.action_markers[a] > 0:
             return False
@@ -336,21 +338,29 @@ class TaintedGrailState(State):
             and self.menhir_dial[action.effect.activate_menhir] >= 0
         ):
             return False  # that menhir already stands
-        return self.holds(action.requires, (c,)) and self.affords(c, action.cost)
+        if not self.holds(action.requires, (c,)):
+            return False
+        group = (c, *self._others_who_may_join(c, LOCATION_KIND))
+        return self.group_affords(group, action.cost)
 
     def affords(self, c: int, cost: Cost) -> bool:
+        """Character c alone can pay `cost` (a story choice's cost is the decider's)."""
+        return self.group_affords((c,), cost)
+
+    def group_affords(self, members: Sequence[int], cost: Cost) -> bool:
+        """The characters in `members` together can pay `cost`, each unit by one of them."""
         for resource, amount in cost.amounts:
-            if resource == "terror":
-                if self.terror[c] + amount >= self.game.scenario.characters[c].terror:
-                    return False
-            elif resource == "health":
-                if self.health[c] <= amount:  # nobody pays with their life
-                    return False
-            elif self._resource(c, resource) < amount:
+            if sum(self._payable(c, resource) for c in members) < amount:
                 return False
         return True
 
-    def _resource(self, c: int, resource: str) -> int:
+    def _payable(self, c: int, resource: str) -> int:
+        """How much of `resource` character c can give towards a cost: nobody pays with their
+        life (health stays above 0) or takes terror up to its limit."""
+        if resource == "terror":
+            return max(0, self.game.scenario.characters[c].terror - 1 - self.terror[c])
+        if resource == "health":
+            return max(0, self.health[c] - 1)
         values: list[int] = getattr(self, resource)
         return values[c]
 
@@ -379,6 +389,16 @@ class TaintedGrailState(State):
         else:
             self._schedule(("perform", kind, target, (c,)))
             self.pending = ()
+
+    def _may_decline(self) -> bool:
+        """A character asked to join a location action may decline unless the others (those
+        in, and those still to be asked) could not pay it without it: the action was offered
+        because the participants together can pay [rules file]."""
+        _, _, kind, target, members, remaining = self.pending
+        if kind != LOCATION_KIND:
+            return True
+        cost = self.game.scenario.actions[target].cost
+        return self.group_affords((*members, *remaining), cost)
 
     def _answer_join(self, joins: bool) -> None:
         _, d, kind, target, members, remaining = self.pending
@@ -409,9 +429,9 @@ class TaintedGrailState(State):
             self._schedule(("section", place.explore, members, members[0], -1))
         else:
             action = sc.actions[target]
-            self._pay_shared(members, action.cost)
+            paid = self._pay_shared(members, action.cost)
             self.action_markers[target] = action.markers
-            self._say(f"{names}: {action.label} ({describe_cost(action.cost)})")
+            self._say(f"{names}: {action.label} ({describe_cost(action.cost)}{paid})")
             if action.section >= 0:
                 self._schedule(("section", action.section, members, members[0], -1))
             self._apply_effect(action.effect, members, members[0], -1)
@@ -422,22 +442,24 @@ class TaintedGrailState(State):
         sc = self.game.scenario
         return sc.actions[target].id if kind == LOCATION_KIND else sc.locations[target].id
 
-    def _pay_shared(self, members: tuple[int, ...], cost: Cost) -> None:
+    def _pay_shared(self, members: tuple[int, ...], cost: Cost) -> str:
         """A location action costs the same whatever the number of participants [seed]; the
-        party splits it evenly: each unit is paid by whoever has most of it left (terror goes
-        to whoever is furthest from the limit), the one who began first on ties. [design]"""
-        limits = self.game.scenario.characters
+        group pays it in the documented order [rules file]: the starter (members[0]) as much
+        as it can, then the others in seat order. Returns who paid what (for the log) when
+        more than the starter paid."""
+        order = (members[0], *sorted(members[1:]))
+        shares: list[str] = []
         for resource, amount in cost.amounts:
-            for _ in range(amount):
-                if resource == "terror":
-                    c = max(members, key=lambda m: limits[m].terror - self.terror[m])
-                    self.terror[c] += 1
-                else:
-                    values: list[int] = getattr(self, resource)
-                    c = max(members, key=lambda m: values[m])
-                    values[c] -= 1
+            left = amount
+            for c in order:
+                part = min(left, self._payable(c, resource))
+                if part:
+                    self._change(c, resource, part if resource == "terror" else -part)
+                    shares.append(f"{self._name(c)} {part} {resource}")
+                left -= part
         self._check_falls(members)
         self._check_outcome()
+        return "; paid by " + ", ".join(shares) if len(members) > 1 and shares else ""
 
     # ------------------------------------------------------------------ arrival
     def _arrive(self, place: int, members: tuple[int, ...]) -> None:
@@ -445,7 +467,11 @@ class TaintedGrailState(State):
         first reveal new locations, then guardian encounters, then instant effects. [seed]"""
         sc = self.game.scenario
         location = sc.locations[place]
-        movers = tuple(c for c in members if not self.fallen[c])
+        # Only coming to a *new* location is an arrival: an effect that "moves" a character to
+        # where it stands triggers nothing [rules file].
+        movers = tuple(c for c in members if not self.fallen[c] and self.location_of(c) != place)
+        if not movers:
+            return
         for c in movers:
             self.cell[c] = (location.x, location.y)
         self._reveal(location.reveals)
@@ -970,14 +996,19 @@ class TaintedGrailState(State):
             self._say(f"{self._name(c)} goes to sleep hungry")
 
     def _recover(self, alive: Sequence[int]) -> None:
-        """Who ate goes back to maximum energy; who did not recovers to 1 energy, or, already
-        at 0 energy, loses 1 health instead. [design]"""
+        """Who ate goes back to maximum energy; who did not and has 1 or more energy keeps it
+        (it goes up to at least 1: no change in practice); who did not and has 0 energy loses
+        1 health and gets 1 energy back, so it is never stuck at 0 for good. [rules file]"""
         for c in alive:
             if self.ate[c]:
                 self.energy[c] = self.max_energy[c]
             elif self.energy[c] == 0:
                 self._change(c, "health", -PARAMS.starving_health)
-                self._say(f"{self._name(c)} starves: -{PARAMS.starving_health} health")
+                self._change(c, "energy", PARAMS.hungry_energy)
+                self._say(
+                    f"{self._name(c)} fasts at 0 energy: -{PARAMS.starving_health} health, "
+                    f"+{PARAMS.hungry_energy} energy"
+                )
             else:
                 self.energy[c] = max(self.energy[c], PARAMS.hungry_energy)
         self._check_falls(alive)
@@ -1019,7 +1050,7 @@ class TaintedGrailState(State):
                 ids.append(WAIT)
             return sorted(ids + real)
         if kind == "join":
-            return [JOIN, DECLINE]
+            return [JOIN, DECLINE] if self._may_decline() else [JOIN]
         if kind == "choose":
             return [lay.choose + i for i in self._choices()]
         if kind == "equip":
