@@ -1,4 +1,4 @@
-"""The `spielwerk` command: list, rules, play, replay, simulate, ladder, bench.
+"""The `spielwerk` command: list, rules, play, replay, simulate, ladder, bench, scenario check.
 
 Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
 end with exactly one line on stderr and exit code 2, never a traceback.
@@ -568,6 +568,54 @@ def serve(
         ):
             _fail(f"cannot open the database: {error}")
         raise
+
+
+# ---------------------------------------------------------------------- scenarios
+scenario_app = typer.Typer(
+    help="Tainted Grail scenario files: check one before you play it "
+    "(the format is in docs/games/tainted_grail.md).",
+    no_args_is_help=True,
+)
+app.add_typer(scenario_app, name="scenario")
+EXIT_SCENARIO_PROBLEMS = 1
+"""Exit code of `scenario check` when the file has errors (or warnings, with --strict)."""
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
+@scenario_app.command("check")
+def scenario_check(
+    file: Annotated[str, typer.Argument(help="a scenario TOML file, or a built-in name (demo)")],
+    strict: Annotated[
+        bool, typer.Option("--strict", help="fail on warnings too (dead parts of the scenario)")
+    ] = False,
+) -> None:
+    """Check a Tainted Grail scenario: errors with line and field, whether it can be won, and
+    the parts that never come into play (every load runs these checks; warnings let it play)."""
+    from spielwerk.games.tainted_grail.scenario import check_scenario_file
+
+    with _user_errors():
+        scenario, diagnostics = check_scenario_file(file)
+    console = _console()
+    errors = sum(d.severity == "error" for d in diagnostics)
+    warnings = len(diagnostics) - errors
+    for diagnostic in diagnostics:
+        colour = "red" if diagnostic.severity == "error" else "yellow"
+        console.print(f"[{colour}]{diagnostic.severity}[/{colour}]: {escape(str(diagnostic))}")
+    counts = f"{_count(errors, 'error')}, {_count(warnings, 'warning')}"
+    if scenario is None or errors:
+        console.print(f"{escape(file)}: {counts}: the scenario cannot be played")
+    else:
+        console.print(
+            f"{escape(file)}: {counts}: {escape(scenario.title)} can be played "
+            f"({_count(len(scenario.characters), 'character')}, "
+            f"{_count(len(scenario.locations), 'location')}, "
+            f"{_count(len(scenario.events), 'event')})"
+        )
+    if errors or (strict and warnings):
+        raise typer.Exit(EXIT_SCENARIO_PROBLEMS)
 
 
 # ---------------------------------------------------------------------- entry point

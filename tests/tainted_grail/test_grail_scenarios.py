@@ -5,6 +5,7 @@ Issue #6: "Loading validates the file and reports every error with the field's p
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,11 @@ TABLE_TEXT = Path(TABLE).read_text(encoding="utf-8")
 
 
 def problems(text: str) -> list[str]:
+    """The errors of a scenario text, each as "field: message" (the "test.toml:LINE: " in
+    front of each is checked in test_grail_lint.py)."""
     with pytest.raises(ScenarioError) as caught:
         parse_scenario(text, "test.toml")
-    return caught.value.problems
+    return [re.sub(r"^test\.toml(:\d+)?: ", "", problem) for problem in caught.value.problems]
 
 
 def test_the_test_table_and_the_demo_load() -> None:
@@ -52,12 +55,12 @@ def test_a_malformed_file_names_every_bad_field() -> None:
     )
     found = problems(text)
     expected = [
-        "locations[0].arrows[1]: unknown location 'mill'",
-        "characters[0].health: missing",
-        "menhirs[0].dial: must list 4 dial values >= 1 (by player count 1..4)",
-        "sections[0].choices[0].test.attribute: unknown attribute 'luck'",
-        "guardians[0].location: unknown location 'nowhere'",
-        "items[0].colour: unknown field",
+        "locations[0] 'home'.arrows[1]: unknown location 'mill'",
+        "characters[0] 'ada'.health: missing",
+        "menhirs[0] 'home_stone'.dial: must list 4 dial values >= 1 (by player count 1..4)",
+        "sections[0] 'home_explore'.choices[0].test.attribute: unknown attribute 'luck'",
+        "guardians[0] 'wolf'.location: unknown location 'nowhere'",
+        "items[0] 'axe'.colour: unknown field",
     ]
     for message in expected:
         assert message in found, f"{message!r} not in {found}"
@@ -67,14 +70,19 @@ def test_a_malformed_file_names_every_bad_field() -> None:
 def test_cross_checks_arrows_cells_gotos_and_end_conditions() -> None:
     text = (
         TABLE_TEXT.replace('arrows = ["west"]', 'arrows = ["home"]')  # corner: diagonal
-        .replace('id = "far"\nname = "Far"\nx = 0\ny = 0', 'id = "far"\nname = "Far"\nx = 1\ny = 1')
+        .replace('id = "far"\nname = "Far"\nx = 0\ny = 0', 'id = "far"\nname = "Far"\nx = 2\ny = 3')
         .replace('label = "Leave"', 'label = "Leave"\ngoto = "home_explore"')
         .replace('kind = "day_limit"\nday = 8', 'kind = "all_fallen"')
     )
     found = problems(text)
-    assert "locations[6].arrows[0]: 'home' is not orthogonally adjacent to 'corner'" in found
-    assert "locations[7]: shares its cell with 'corner'" in found
-    assert "sections home_explore -> home_explore: goto chain loops" in found
+    assert (
+        "locations[6] 'corner'.arrows[0]: 'home' is not orthogonally adjacent to 'corner'" in found
+    )
+    assert "locations[7] 'far': shares its cell with 'south'" in found
+    assert (
+        "sections[0] 'home_explore'.choices[3].goto: the goto chain loops: "
+        "home_explore -> home_explore"
+    ) in found
     assert "loss: a scenario needs a day_limit loss so that every game ends" in found
 
 
@@ -85,7 +93,9 @@ def test_the_error_is_an_option_error_with_one_line_for_the_cli(tmp_path: Path) 
     with pytest.raises(OptionError) as caught:
         spielwerk.load("tainted_grail", scenario=str(broken))
     message = str(caught.value)
-    assert "broken.toml: 1 problem: scenario.start: unknown location 'attic'" in message
+    assert f"broken.toml: 1 problem: {broken}:14: scenario.start: unknown location 'attic'" in (
+        message
+    )
     assert "\n" not in message
 
 
@@ -133,15 +143,15 @@ def test_types_values_and_duplicates_are_named_by_their_path() -> None:
     found = problems(text)
     expected = [
         "scenario.counters[1]: 'marks' is listed twice",
-        "menhirs[1].location: 'north_stone' stands where 'home_stone' stands",
-        "actions[0].cost.energy: must be an integer, not 'three'",
-        "actions[2].effect.shared: must be a boolean, not 'yes'",
-        "items[1].id: duplicate item id 'axe'",
-        "characters[0].items[1]: unknown item 'spear'",  # the spear's id is taken
-        "items[3].use.luck: unknown field",
+        "menhirs[1] 'north_stone'.location: 'north_stone' stands where 'home_stone' stands",
+        "actions[0] 'fire'.cost.energy: must be an integer, not 'three'",
+        "actions[2] 'berries'.effect.shared: must be a boolean, not 'yes'",
+        "items[1] 'axe'.id: duplicate item id 'axe'",
+        "characters[0] 'ada'.items[1]: unknown item 'spear'",  # the spear's id is taken
+        "items[3] 'salve'.use.luck: unknown field",
         "loss[0].kind: unknown kind 'eaten' (kinds: all_fallen, any_fallen, no_menhir, "
         "day_limit, condition)",
-        "locations[2].instant_markers: must be at least 0, not -1",
+        "locations[2] 'east'.instant_markers: must be at least 0, not -1",
     ]
     for message in expected:
         assert message in found, f"{message!r} not in {found}"
@@ -160,9 +170,9 @@ def test_every_field_is_checked_even_when_others_are_broken() -> None:
     found = problems(text)
     expected = [
         "scenario.id: must be a string, not 3",
-        "locations[0].arrows: must be a list, not 3",
-        "locations[2].reveals[0]: must be a string, not 1.5",
-        "guardians[0].location: missing",
+        "locations[0] 'home'.arrows: must be a list, not 3",
+        "locations[2] 'east'.reveals[0]: must be a string, not 1.5",
+        "guardians[0] 'wolf'.location: missing",
     ]
     for message in expected:
         assert message in found, f"{message!r} not in {found}"

@@ -7,16 +7,23 @@ secrets with keywords, dreams, deck improvements, time dials, quest counters, an
 loss conditions. The format is documented in docs/games/tainted_grail.md.
 
 `load_scenario(name_or_path)` reads a built-in scenario (`scenarios/NAME.toml`) or a user's
-file, checks every field and cross-reference, and raises one `ScenarioError` listing every
-problem with the field's path (`locations[3].arrows[0]: unknown location 'mill'`). The result
-is an immutable `Scenario` whose parts refer to each other by index.
+file, `parse_scenario(text, source)` reads TOML text; both check every field and
+cross-reference, then run the linter (`lint.py`: a scenario that cannot be won is an error, a
+part that can never come into play a warning), and raise one `ScenarioError` listing every
+error with its line and field, the element named by index and id
+(`quest.toml:12: locations[3] 'mill'.arrows[0]: unknown location 'barn'`). One root mistake
+gives one error: a field that could not be read is left out of the checks that build on it.
+`check_scenario_text` returns the same diagnostics without raising (for
+`spielwerk scenario check`). The result is an immutable `Scenario` whose parts refer to each
+other by index; its `warnings` keep the linter's warnings.
 """
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -24,6 +31,7 @@ from typing import Any, TypeVar
 
 from spielwerk.core.errors import OptionError
 from spielwerk.games.tainted_grail.params import GUARDIAN_FACES, PARAMS
+from spielwerk.games.tainted_grail.source_map import Diagnostic, SourceMap, toml_error_line
 
 RESOURCES = ("health", "energy", "terror", "food", "xp")
 """A character's resources; effects change them, costs spend them (terror is gained)."""
@@ -33,10 +41,14 @@ T = TypeVar("T")
 
 
 class ScenarioError(OptionError):
-    """A scenario file that cannot be read or breaks the format; names every bad field."""
+    """A scenario file that cannot be read, breaks the format or cannot be won; names every
+    error with its line and field (`diagnostics`; `problems` holds them as text)."""
 
-    def __init__(self, source: str, problems: Sequence[str]) -> None:
-        self.problems = list(problems)
+    def __init__(self, source: str, diagnostics: Sequence[Diagnostic | str]) -> None:
+        self.diagnostics = [
+            d if isinstance(d, Diagnostic) else Diagnostic("error", "", d) for d in diagnostics
+        ]
+        self.problems = [str(d) for d in self.diagnostics]
         count = len(self.problems)
         noun = "problem" if count == 1 else "problems"
         super().__init__(f"scenario {source}: {count} {noun}: " + "; ".join(self.problems))
@@ -261,6 +273,8 @@ class Scenario:
     losses: tuple[Outcome, ...]
     flags: tuple[str, ...] = ()  # every flag any condition or effect names, sorted
     cell_location: dict[tuple[int, int], int] = field(default_factory=dict)
+    source_map: SourceMap | None = field(default=None, compare=False, repr=False)
+    warnings: tuple[Diagnostic, ...] = field(default=(), compare=False, repr=False)
 
     actions_at: tuple[tuple[int, ...], ...] = ()  # location -> its location actions
     usable_items: tuple[int, ...] = ()  # items with a use effect
@@ -296,8 +310,14 @@ def builtin_names() -> list[str]:
 
 @cache
 def load_scenario(name_or_path: str) -> Scenario:
-    """A built-in scenario by name, or a scenario file by path; cached (scenarios are
-    immutable)."""
+    """A built-in scenario by name, or a scenario file by path, checked and linted (see
+    `parse_scenario`); cached (scenarios are immutable)."""
+    path, text = _read_source(name_or_path)
+    return parse_scenario(text, str(path))
+
+
+def _read_source(name_or_path: str) -> tuple[Path, str]:
+    """The file of a built-in scenario or a path, and its text (ScenarioError if neither)."""
     path = builtin_path(name_or_path)
     if path is None:
         path = Path(name_or_path)
@@ -308,23 +328,53 @@ def load_scenario(name_or_path: str) -> Scenario:
                 [f"no built-in scenario of that name ({known}) and no such file"],
             )
     try:
-        text = path.read_text(encoding="utf-8")
+        return path, path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError(str(path), [f"cannot read the file: {error}"]) from None
-    return parse_scenario(text, str(path))
 
 
 def parse_scenario(text: str, source: str = "<text>") -> Scenario:
-    """Read and check a scenario from TOML text; ScenarioError lists every problem."""
+    """Read, check and lint a scenario from TOML text. ScenarioError lists every error (a
+    broken field, or a scenario that cannot be won); the linter's warnings (dead parts) are
+    kept in the scenario's `warnings`."""
+    scenario, diagnostics = check_scenario_text(text, source)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors or scenario is None:
+        raise ScenarioError(source, errors)
+    return scenario
+
+
+def check_scenario_text(
+    text: str, source: str = "<text>"
+) -> tuple[Scenario | None, list[Diagnostic]]:
+    """Every diagnostic of a scenario text, errors first, each with its line: the format
+    checks, then (if the format holds) the linter's. The scenario is None if the format is
+    broken."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ScenarioError(source, [f"not valid TOML: {error}"]) from None
+        return None, [
+            Diagnostic("error", "", f"not valid TOML: {error}", source, toml_error_line(str(error)))
+        ]
+    source_map = SourceMap(source, text, data)
     reader = _Reader(data)
     scenario = reader.scenario()
     if reader.errors or scenario is None:
-        raise ScenarioError(source, reader.errors)
-    return scenario
+        found = [source_map.diagnostic("error", path, msg) for path, msg in reader.errors]
+        return None, sorted(found, key=lambda d: d.line or 10**9)  # in file order
+    scenario = replace(scenario, source_map=source_map)
+    from spielwerk.games.tainted_grail.lint import lint_scenario  # lint builds on this module
+
+    found = lint_scenario(scenario)
+    warnings = tuple(d for d in found if d.severity == "warning")
+    errors = [d for d in found if d.severity == "error"]
+    return replace(scenario, warnings=warnings), [*errors, *warnings]
+
+
+def check_scenario_file(name_or_path: str) -> tuple[Scenario | None, list[Diagnostic]]:
+    """`check_scenario_text` of a built-in scenario or a file (ScenarioError if unreadable)."""
+    path, text = _read_source(name_or_path)
+    return check_scenario_text(text, str(path))
 
 
 class _Reader:
@@ -332,17 +382,26 @@ class _Reader:
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
-        self.errors: list[str] = []
+        self.errors: list[tuple[str, str]] = []  # (field path, message)
         self.ids: dict[str, dict[str, int]] = {}
         self.attributes: tuple[str, ...] = ()
         self.counters: tuple[str, ...] = ()
         self.sections: list[Section] = []
         self.section_ids: dict[str, int] = {}
         self.flag_names: set[str] = set()
+        self.section_paths: list[str] = []  # where each section was read: "sections[3]"
+        self.unplaced: set[int] = set()  # locations whose cell could not be read
+        self.misspelt: set[str] = set()  # fields whose key is misspelt: not also "missing"
+        self.grid_known = True
 
     # ------------------------------------------------------------------ primitives
     def error(self, path: str, message: str) -> None:
-        self.errors.append(f"{path}: {message}")
+        self.errors.append((path, message))
+
+    def clean_since(self, mark: int) -> bool:
+        """No error was found since `len(self.errors)` was `mark`: the checks that build on
+        what was read since then may run (one root mistake, one error)."""
+        return len(self.errors) == mark
 
     def value(
         self,
@@ -356,7 +415,7 @@ class _Reader:
         the default is None)."""
         where = f"{path}.{key}" if path else key
         if key not in table:
-            if default is None:
+            if default is None and where not in self.misspelt:
                 self.error(where, "missing")
             return default
         found = table[key]
@@ -441,13 +500,22 @@ class _Reader:
         return found or {}
 
     def unknown_keys(self, table: Mapping[str, Any], allowed: Sequence[str], path: str) -> None:
+        """An unknown key is an error; one that looks like a misspelt field the table lacks
+        names it, and the field is then not reported missing too (one mistake, one error)."""
+        absent = [name for name in allowed if name not in table]
         for key in table:
             if key not in allowed:
-                self.error(f"{path}.{key}" if path else key, "unknown field")
+                guess = _misspelling(key, absent)
+                hint = f" (did you mean {guess!r}?)" if guess else ""
+                if guess:
+                    self.misspelt.add(f"{path}.{guess}" if path else guess)
+                self.error(f"{path}.{key}" if path else key, f"unknown field{hint}")
 
     def collect_ids(self, kind: str, key: str, tables: list[dict[str, Any]]) -> None:
         ids: dict[str, int] = {}
         for index, table in enumerate(tables):
+            if "id" not in table and any(_misspelling(k, ["id"]) for k in table):
+                continue  # reported as a misspelt field when the table is read
             name = self.value(table, "id", f"{key}[{index}]", str)
             if name is None:
                 continue
@@ -557,6 +625,7 @@ class _Reader:
         allowed = ("id", "title", "text", "effect", "choices", *extra)
         self.unknown_keys(table, allowed, path)
         choices = []
+        mark = len(self.errors)
         found = self.value(table, "choices", path, list, [])
         for index, item in enumerate(found or []):
             where = f"{path}.choices[{index}]"
@@ -564,7 +633,11 @@ class _Reader:
                 self.error(where, "must be a table")
                 continue
             choices.append(self.choice(item, where))
-        if choices and not any(c.requires.empty and c.cost.empty for c in choices):
+        if (
+            choices
+            and self.clean_since(mark)
+            and not any(c.requires.empty and c.cost.empty for c in choices)
+        ):
             self.error(f"{path}.choices", "needs at least one choice without requirements and cost")
         return Section(
             id=self.text(table, "id", path, ""),
@@ -628,9 +701,15 @@ class _Reader:
             ),
             "",
         )
+        if not isinstance(data.get("scenario"), dict):
+            # Everything else builds on the head (attributes, counters, the grid, the start):
+            # report this one root mistake alone.
+            if "scenario" in data:
+                self.error("scenario", "must be a table ([scenario])")
+            else:
+                self.error("scenario", "missing (the [scenario] table)")
+            return None
         head = self.sub(data, "scenario", "")
-        if "scenario" not in data:
-            self.error("scenario", "missing")
         self.unknown_keys(
             head,
             (
@@ -676,21 +755,27 @@ class _Reader:
             if name in self.section_ids and path.startswith("events"):
                 self.error(f"{path}.id", f"{name!r} is already the id of a section")
             self.section_ids.setdefault(name, index)
+        self.section_paths = [path for _, path, _ in section_tables]
         for table, path, extra in section_tables:
             self.sections.append(self.section_table(table, path, extra))
         self.check_goto_cycles()
 
+        mark = len(self.errors)
         grid = self.value(head, "grid", "scenario", list, [5, 5]) or [5, 5]
-        if len(grid) != 2 or not all(isinstance(v, int) and v > 0 for v in grid):
+        if len(grid) != 2 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in grid
+        ):
             self.error("scenario.grid", f"must be [width, height] of positive integers: {grid!r}")
-            grid = [5, 5]
+            grid = [0, 0]  # unknown: no location is checked against it
         width, height = int(grid[0]), int(grid[1])
+        self.grid_known = self.clean_since(mark)
 
         items = [self.item(t, f"items[{i}]") for i, t in enumerate(raw["items"])]
+        mark = len(self.errors)
         characters = [
             self.character(t, f"characters[{i}]") for i, t in enumerate(raw["characters"])
         ]
-        if not characters:
+        if not characters and self.clean_since(mark):
             self.error("characters", "a scenario needs at least one character")
         locations = [
             self.location(t, f"locations[{i}]", width, height)
@@ -698,12 +783,18 @@ class _Reader:
         ]
         cells: dict[tuple[int, int], int] = {}
         for index, place in enumerate(locations):
+            if index in self.unplaced:
+                continue  # its cell could not be read: reported once, where it was read
             if (place.x, place.y) in cells:
                 other = locations[cells[place.x, place.y]].id
                 self.error(f"locations[{index}]", f"shares its cell with {other!r}")
+                # Either may be the misplaced one: neither's arrows are checked against it.
+                self.unplaced.update((index, cells[place.x, place.y]))
             cells.setdefault((place.x, place.y), index)
         locations = self.join_arrows(locations, raw["locations"])
+        mark = len(self.errors)
         menhirs = [self.menhir(t, f"menhirs[{i}]") for i, t in enumerate(raw["menhirs"])]
+        menhirs_read = self.clean_since(mark)
         sites: dict[int, str] = {}
         for index, menhir in enumerate(menhirs):
             if menhir.location >= 0 and menhir.location in sites:
@@ -728,13 +819,15 @@ class _Reader:
             self.improvement(t, f"improvements[{i}]") for i, t in enumerate(raw["improvements"])
         ]
         dials = [self.dial(t, f"time_dials[{i}]") for i, t in enumerate(raw["time_dials"])]
+        mark = len(self.errors)
         wins = [self.outcome(t, f"win[{i}]", win=True) for i, t in enumerate(self.tables("win"))]
+        if not wins and self.clean_since(mark):
+            self.error("win", "a scenario needs at least one win condition ([[win]])")
+        mark = len(self.errors)
         losses = [
             self.outcome(t, f"loss[{i}]", win=False) for i, t in enumerate(self.tables("loss"))
         ]
-        if not wins:
-            self.error("win", "a scenario needs at least one win condition ([[win]])")
-        if not any(o.kind == "day_limit" for o in losses):
+        if self.clean_since(mark) and not any(o.kind == "day_limit" for o in losses):
             self.error("loss", "a scenario needs a day_limit loss so that every game ends")
         die = tuple(self.strings(head, "guardian_die", "scenario")) or PARAMS.guardian_die
         for index, face in enumerate(die):
@@ -747,7 +840,7 @@ class _Reader:
         revealed = set(self.refs("location", head, "revealed", "scenario"))
         if start >= 0:
             revealed.add(start)
-        if not any(m.active for m in menhirs):
+        if menhirs_read and not any(m.active for m in menhirs):
             self.error("menhirs", "at least one menhir must be active at the start")
         scenario_id = self.text(head, "id", "scenario")
         title = self.text(head, "title", "scenario")
@@ -788,13 +881,14 @@ class _Reader:
 
         def visit(index: int, path: list[str]) -> None:
             state[index] = 1
-            for choice in self.sections[index].choices:
+            for number, choice in enumerate(self.sections[index].choices):
                 target = choice.goto
                 if target < 0:
                     continue
                 if state.get(target) == 1:
                     names = " -> ".join([*path, self.sections[target].id])
-                    self.error(f"sections {names}", "goto chain loops")
+                    where = f"{self.section_paths[index]}.choices[{number}].goto"
+                    self.error(where, f"the goto chain loops: {names}")
                 elif target not in state:
                     visit(target, [*path, self.sections[target].id])
             state[index] = 2
@@ -841,9 +935,12 @@ class _Reader:
             ("id", "name", "x", "y", "arrows", "reveals", "explore", "instant", "instant_markers"),
             path,
         )
+        mark = len(self.errors)
         x = self.number(table, "x", path)
         y = self.number(table, "y", path)
-        if not (0 <= x < width and 0 <= y < height):
+        if not self.clean_since(mark) or "x" not in table or "y" not in table:
+            self.unplaced.add(int(path[path.index("[") + 1 : path.index("]")]))
+        elif self.grid_known and not (0 <= x < width and 0 <= y < height):
             self.error(path, f"cell ({x}, {y}) lies outside the {width}x{height} grid")
         return Location(
             id=self.text(table, "id", path, ""),
@@ -867,8 +964,8 @@ class _Reader:
             listed = tables[index].get("arrows")
             for position, name in enumerate(listed if isinstance(listed, list) else []):
                 target = known.get(name) if isinstance(name, str) else None
-                if target is None:
-                    continue  # reported when the location was read
+                if target is None or index in self.unplaced or target in self.unplaced:
+                    continue  # reported when the location or its cell was read
                 other = locations[target]
                 if abs(other.x - place.x) + abs(other.y - place.y) != 1:
                     self.error(
@@ -917,9 +1014,10 @@ class _Reader:
             ("id", "location", "label", "cost", "requires", "markers", "effect", "section"),
             path,
         )
+        mark = len(self.errors)
         cost = self.cost(table, "cost", path)
         markers = self.number(table, "markers", path, 0)
-        if cost.get("energy") < 1 and markers < 1:
+        if self.clean_since(mark) and cost.get("energy") < 1 and markers < 1:
             # Otherwise a day could go on for ever with a free, always available action.
             self.error(path, "a location action must cost energy or leave a time marker")
         return LocationAction(
@@ -981,13 +1079,22 @@ class _Reader:
             self.error(f"{path}.kind", "a win is always kind 'condition'")
         elif kind not in LOSS_KINDS:
             self.error(f"{path}.kind", f"unknown kind {kind!r} (kinds: {', '.join(LOSS_KINDS)})")
+        mark = len(self.errors)
         requires = self.condition(table, "requires", path)
-        if kind == "condition" and requires.empty:
+        if kind == "condition" and requires.empty and self.clean_since(mark):
             self.error(f"{path}.requires", "a condition outcome needs requirements")
         day = self.number(table, "day", path, 0 if kind != "day_limit" else None, low=0)
         if kind == "day_limit" and day < 1:
             self.error(f"{path}.day", "a day_limit needs a day >= 1")
         return Outcome(kind, self.text(table, "text", path), requires, day)
+
+
+def _misspelling(found: str, wanted: Sequence[str]) -> str | None:
+    """The field of `wanted` that `found` looks like a misspelling of (a different case, or
+    nearly the same letters), if any."""
+    same = [name for name in wanted if name.lower() == found.lower()]
+    close = same or difflib.get_close_matches(found, list(wanted), n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def _kind_name(kind: type) -> str:
