@@ -38,6 +38,16 @@ def twelve_takes() -> State:
     return state
 
 
+def take_and_make_safe(state: State, card: str, refill: str, dice: tuple[int, int]) -> None:
+    """Seat 0 takes `card` from the centre (`refill` comes up), seat 1 passes, seat 0 rolls
+    `dice` and makes the card safe, seat 1 passes again."""
+    take_with_roll(state, card, refill=refill)
+    pass_turn(state)
+    roll(state, *dice)
+    secure(state, card)
+    pass_turn(state)
+
+
 def test_the_game_ends_when_the_centre_cannot_be_refilled() -> None:
     """Rulebook "Game End and Scoring": "The game ends when a card cannot be replaced in the
     middle of the table because the draw pile is empty." Rules file: "So the 13th card taken
@@ -112,11 +122,7 @@ def test_when_both_scorings_are_equal_the_castle_card_is_kept() -> None:
     result records which"; state.py `best_score`: a tie keeps the castle card [design]. Gwin (+2,
     a heart) and Fulvio (-1): kept (2 - 1) x (1 + 1) = 2, discarded 2 x 1 = 2."""
     state = new_game(["Gwin", "Fulvio", "Mo", "Basta"], max_turns=5)
-    take_with_roll(state, "Gwin", refill="Darius")
-    pass_turn(state)
-    roll(state, 2, 2)
-    secure(state, "Gwin")
-    pass_turn(state)
+    take_and_make_safe(state, "Gwin", "Darius", (2, 2))
     take_with_roll(state, "Fulvio", refill="Elinor")
     assert state.is_terminal()
     assert state.result()["scoring"][0] == {
@@ -144,16 +150,8 @@ def test_rulebook_scoring_example() -> None:
     negative Character Card (Capricorn), they would have finished with a score of zero
     points, as their 10 positive points would have been multiplied by zero hearts." """
     state = new_game(["Fenoglio", "Farid", "Capricorn", "Gwin"], max_turns=9)
-    take_with_roll(state, "Fenoglio", refill="Darius")
-    pass_turn(state)
-    roll(state, 6, 6)
-    secure(state, "Fenoglio")
-    pass_turn(state)
-    take_with_roll(state, "Farid", refill="Elinor")
-    pass_turn(state)
-    roll(state, 4, 4)
-    secure(state, "Farid")
-    pass_turn(state)
+    take_and_make_safe(state, "Fenoglio", "Darius", (6, 6))
+    take_and_make_safe(state, "Farid", "Elinor", (4, 4))
     assert not state.is_terminal()
     take_with_roll(state, "Capricorn", refill="Resa")
     assert state.is_terminal()
@@ -177,16 +175,8 @@ def test_discarding_the_castle_is_taken_when_better() -> None:
     Character Cards that they have collected." Rules file: "The better of the two is taken
     automatically, and the result records which." """
     state = new_game(["Gwin", "Meggie", "Capricorn", "Mortola"], max_turns=11)
-    take_with_roll(state, "Gwin", refill="Darius")
-    pass_turn(state)
-    roll(state, 1, 1)
-    secure(state, "Gwin")
-    pass_turn(state)
-    take_with_roll(state, "Meggie", refill="Elinor")
-    pass_turn(state)
-    roll(state, 6, 3)
-    secure(state, "Meggie")
-    pass_turn(state)
+    take_and_make_safe(state, "Gwin", "Darius", (1, 1))
+    take_and_make_safe(state, "Meggie", "Elinor", (6, 3))
     take_with_roll(state, "Capricorn", refill="Farid")
     # Kept: (2 + 9 - 6) x 4 = 20; discarded: (2 + 9) x 2 = 22.
     assert public(state)["scores"][0] == 22
