@@ -76,10 +76,45 @@ def parse_budget(budget: str) -> tuple[int | None, float | None]:
 def _search(config: SearchConfig, budget: str, game_name: str, seed: int | None) -> Agent:
     if budget:
         config = config.with_budget(*parse_budget(budget))
+    compiled = _compiled(config, game_name, seed)
+    if compiled is not None:
+        return compiled
     try:
         return config.build(game_name, seed)
     except ValueError as error:
         raise AgentSpecError(str(error)) from None
+
+
+def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent | None:
+    """The same search compiled (`kernel_mcts`) where the game has a kernel, Numba is installed
+    and the configuration is the plain search (uniformly random rollouts to the end, valued by
+    the win and a score term); None otherwise."""
+    plain = (
+        config.rollout == "random"
+        and config.rollout_decisions is None
+        and config.prior is None
+        and config.leaf is None
+        and config.lead_scale is None
+        and not config.blueprint
+    )
+    if not plain:
+        return None
+    from importlib.util import find_spec
+
+    from spielwerk.core.kernel import available
+
+    if not available() or find_spec(f"spielwerk.games.{game_name}.kernel") is None:
+        return None
+    from spielwerk.agents.kernel_mcts import KernelMCTSAgent
+
+    return KernelMCTSAgent(
+        game_name,
+        iterations=config.iterations,
+        seconds=config.seconds,
+        exploration=config.exploration,
+        seed=seed,
+        score_weight=config.score_weight,
+    )
 
 
 __all__ = [

@@ -393,7 +393,10 @@ def simulate(
                 "batched simulator"
             )
     if batched is not False and can_batch(specs, backend, game):
-        how = "batched NumPy simulator"
+        from spielwerk.sim.batched import simulator_kind
+
+        kind = "compiled kernel" if simulator_kind(game) == "kernel" else "NumPy"
+        how = f"batched simulator ({kind})"
     elif backend == "ray":
         how = f"backend ray{' at ' + ray_address if ray_address else ''}"
     else:

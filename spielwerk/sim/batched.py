@@ -28,7 +28,13 @@ BLOCK = 8192
 
 
 def batched_simulator(name: str) -> BatchedSimulator | None:
-    """`play_random_batch` of game `name`, or None if it has no batched simulator."""
+    """`play_random_batch` of game `name`, or None if it has no batched simulator: its compiled
+    kernel where it has one and Numba is installed, else its NumPy simulator."""
+    if simulator_kind(name) == "kernel":
+        kernel: BatchedSimulator = importlib.import_module(
+            f"spielwerk.games.{name}.kernel"
+        ).play_random_batch
+        return kernel
     module = f"spielwerk.games.{name}.batched"
     try:
         found = importlib.util.find_spec(module) is not None
@@ -38,6 +44,20 @@ def batched_simulator(name: str) -> BatchedSimulator | None:
         return None
     simulate: BatchedSimulator = importlib.import_module(module).play_random_batch
     return simulate
+
+
+def simulator_kind(name: str) -> str | None:
+    """"kernel" (compiled, Numba), "numpy", or None: how game `name` plays batched games."""
+    from spielwerk.core.kernel import available
+
+    for kind, module in (("kernel", "kernel"), ("numpy", "batched")):
+        try:
+            found = importlib.util.find_spec(f"spielwerk.games.{name}.{module}") is not None
+        except ModuleNotFoundError:
+            found = False
+        if found and (kind != "kernel" or available()):
+            return kind
+    return None
 
 
 def can_batch(lineup: Sequence[str], backend: str, name: str) -> bool:

@@ -9,6 +9,7 @@ import pytest
 import spielwerk
 from spielwerk.agents import AgentSpecError, MCTSAgent, is_search_spec, make_agent
 from spielwerk.agents.base import Turn, make_turn
+from spielwerk.agents.configs import mcts_config
 from spielwerk.agents.guidance import LeadValuation, WinValuation
 from spielwerk.core.state import CHANCE
 from spielwerk.sim.match import play_game
@@ -143,8 +144,10 @@ def test_strength_order_mcts_beats_heuristic_and_random_at_four_players() -> Non
 def test_mcts_configs_apply_per_game_and_add_the_weighted_score() -> None:
     """`mcts` seats on Tintenherz value a finished rollout by win share + 0.02 x score; other
     games by the win share alone (`spielwerk.agents.configs.MCTS_CONFIGS`)."""
-    tuned = make_agent("mcts:10", "inkheart_dice", seed=0)
-    plain = make_agent("mcts:10", "witches", seed=0)
+    # The Python search these configurations build (make_agent serves both games' mcts seats
+    # with the same search compiled, where Numba is installed: tests/kernels).
+    tuned = mcts_config("inkheart_dice").with_budget(10, None).build("inkheart_dice", 0)
+    plain = mcts_config("witches").with_budget(10, None).build("witches", 0)
     assert isinstance(tuned, MCTSAgent) and isinstance(plain, MCTSAgent)
     assert isinstance(tuned.valuation, WinValuation) and isinstance(plain.valuation, WinValuation)
     assert tuned.valuation.score_weight == 0.02 and plain.valuation.score_weight == 0.0

@@ -1,0 +1,531 @@
+"""Information-set MCTS with the whole search compiled (Numba): the `mcts` seat of every game
+that has a kernel (`spielwerk/games/<game>/kernel.py`), with random rollouts.
+
+The same search as `MCTSAgent` (SO-ISMCTS: a fresh determinization per iteration, one tree
+keyed by action ids, UCB1 with availability counts, open-loop chance, decoupled simultaneous
+decisions, a uniformly random rollout), but every step of it runs in the game's kernel: the
+determinization deals the unseen cards in the kernel state, the tree is a handful of flat
+arrays, and a rollout is a compiled loop. The agent still sees nothing but its `Turn`: it
+converts the Turn's sample (a state from its information set) to a kernel array and
+determinizes that.
+
+For other searches (`strength`'s guided MCTS), `KernelGame` offers the pieces alone: convert a
+state, determinize it, roll it out at random, read the returns.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from spielwerk.agents.base import Agent, Turn
+from spielwerk.core.actions import Action
+from spielwerk.core.kernel import available, kernel
+from spielwerk.core.kernel import seed as seed_kernels
+from spielwerk.core.state import CHANCE, TERMINAL, State
+
+SIMULTANEOUS = -3
+"""A kernel's `to_move` when several seats decide at once (their mask is `deciding(s)`)."""
+
+KERNEL_GAMES = ("witches", "inkheart_dice", "isolde")
+"""Games with a kernel; the code of each is its index here."""
+
+MAX_SEATS = 8
+MAX_LEGAL = 128
+ACTION_SPAN = 1024
+"""Keys of per-seat statistics at a simultaneous node: SEAT_KEY + seat * ACTION_SPAN + action."""
+SEAT_KEY = 1 << 40
+JOINT_KEY = 1 << 60
+
+
+def has_kernel(game_name: str) -> bool:
+    return game_name in KERNEL_GAMES and available()
+
+
+def kernel_module(game_name: str) -> ModuleType:
+    return importlib.import_module(f"spielwerk.games.{game_name}.kernel")
+
+
+# ---------------------------------------------------------------------- the games, by code
+from spielwerk.games.inkheart_dice import kernel as inkheart_dice  # noqa: E402
+from spielwerk.games.isolde import kernel as isolde  # noqa: E402
+from spielwerk.games.witches import kernel as witches  # noqa: E402
+
+WITCHES, INKHEART_DICE, ISOLDE = range(3)
+IN_KERNEL_DETERMINIZATION = (True, True, False)
+"""Isolde's determinizations come from `IsoldeState.resample` (see its kernel)."""
+
+
+@kernel
+def to_move(game: int, s: np.ndarray) -> int:
+    if game == WITCHES:
+        return s[witches.TO_MOVE]
+    if game == INKHEART_DICE:
+        return s[inkheart_dice.TO_MOVE]
+    return s[isolde.TO_MOVE]
+
+
+@kernel
+def deciding(game: int, s: np.ndarray) -> int:
+    if game == ISOLDE:
+        return s[isolde.DECIDING]
+    return 0
+
+
+@kernel
+def legal(game: int, s: np.ndarray, seat: int, out: np.ndarray) -> int:
+    if game == WITCHES:
+        return witches.legal(s, out)
+    if game == INKHEART_DICE:
+        return inkheart_dice.legal(s, out)
+    return isolde.legal(s, seat, out)
+
+
+@kernel
+def apply(game: int, s: np.ndarray, action: int) -> None:
+    if game == WITCHES:
+        witches.apply(s, action)
+    elif game == INKHEART_DICE:
+        inkheart_dice.apply(s, action)
+    else:
+        isolde.apply(s, action)
+
+
+@kernel
+def sample_chance(game: int, s: np.ndarray) -> int:
+    if game == WITCHES:
+        return witches.sample_chance(s)
+    if game == INKHEART_DICE:
+        return inkheart_dice.sample_chance(s)
+    return isolde.sample_chance(s)
+
+
+@kernel
+def determinize(game: int, s: np.ndarray, seat: int) -> None:
+    if game == WITCHES:
+        witches.determinize(s, seat)
+    elif game == INKHEART_DICE:
+        inkheart_dice.determinize(s, seat)
+    else:
+        isolde.determinize(s, seat)
+
+
+@kernel
+def scores(game: int, s: np.ndarray, out: np.ndarray) -> None:
+    """Each seat's score so far (Tintenherz: the better castle-card option)."""
+    if game == WITCHES:
+        for p in range(s[witches.N]):
+            out[p] = s[witches.SCORES + p]
+    elif game == INKHEART_DICE:
+        inkheart_dice.scores(s, out)
+    else:
+        for p in range(s[isolde.N]):
+            out[p] = s[isolde.SCORES + p]
+
+
+@kernel
+def value(game: int, s: np.ndarray, score_weight: float, out: np.ndarray) -> None:
+    """Each seat's return at the end, plus score_weight x its score."""
+    if game == WITCHES:
+        witches.returns(s, out)
+    elif game == INKHEART_DICE:
+        inkheart_dice.returns(s, out)
+    else:
+        isolde.returns(s, out)
+    if score_weight == 0.0:
+        return
+    points = np.zeros(MAX_SEATS, dtype=np.float64)
+    scores(game, s, points)
+    for p in range(MAX_SEATS):
+        out[p] += score_weight * points[p]
+
+
+@kernel
+def rollout(game: int, s: np.ndarray) -> None:
+    """Uniformly random play to the end, in place (chance drawn as likely as it is)."""
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    while True:
+        mover = to_move(game, s)
+        if mover == TERMINAL:
+            return
+        if mover == CHANCE:
+            apply(game, s, sample_chance(game, s))
+        elif mover == SIMULTANEOUS:
+            mask = deciding(game, s)
+            seat = 0
+            while mask:
+                if mask & 1:
+                    count = legal(game, s, seat, out)
+                    apply(game, s, out[int(np.random.random() * count)])
+                mask >>= 1
+                seat += 1
+        else:
+            count = legal(game, s, mover, out)
+            apply(game, s, out[int(np.random.random() * count)])
+
+
+# ---------------------------------------------------------------------- the tree
+# Node arrays: first child, next sibling, key (action id or a simultaneous key), visits,
+# total value for the seat whose action leads to the node, availability count.
+FIRST, SIBLING, KEY, VISITS, AVAIL = range(5)
+
+
+@kernel
+def _child(links: np.ndarray, node: int, key: int) -> int:
+    child = links[node, FIRST]
+    while child >= 0:
+        if links[child, KEY] == key:
+            return child
+        child = links[child, SIBLING]
+    return -1
+
+
+@kernel
+def _add_child(links: np.ndarray, used: np.ndarray, node: int, key: int) -> int:
+    child = used[0]
+    used[0] += 1
+    links[child, FIRST] = -1
+    links[child, KEY] = key
+    links[child, VISITS] = 0
+    links[child, AVAIL] = 0
+    links[child, SIBLING] = links[node, FIRST]
+    links[node, FIRST] = child
+    return child
+
+
+@kernel
+def _choose(
+    links: np.ndarray,
+    totals: np.ndarray,
+    node: int,
+    keys: np.ndarray,
+    count: int,
+    exploration: float,
+    expanded: np.ndarray,
+) -> int:
+    """The child to follow among `keys[:count]`: a random untried one (created; sets
+    `expanded[0]`), else the best by availability-corrected UCB1. Counts availability."""
+    children = np.empty(count, dtype=np.int64)
+    untried = 0
+    for i in range(count):
+        children[i] = _child(links, node, keys[i])
+        if children[i] < 0:
+            untried += 1
+    if untried:
+        pick = int(np.random.random() * untried)
+        for i in range(count):
+            if children[i] < 0:
+                if pick == 0:
+                    children[i] = -2  # marker: create below
+                    break
+                pick -= 1
+        chosen = -1
+        for i in range(count):
+            if children[i] == -2:
+                chosen = i
+        expanded[0] = 1
+        return chosen
+    best, best_score = 0, -np.inf
+    for i in range(count):
+        child = children[i]
+        visits = links[child, VISITS]
+        score = totals[child] / visits + exploration * np.sqrt(
+            np.log(links[child, AVAIL] + 1) / visits
+        )
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+@kernel
+def _count_available(links: np.ndarray, node: int, keys: np.ndarray, count: int) -> None:
+    for i in range(count):
+        child = _child(links, node, keys[i])
+        if child >= 0:
+            links[child, AVAIL] += 1
+
+
+@kernel
+def search(
+    game: int,
+    roots: np.ndarray,
+    player: int,
+    iterations: int,
+    exploration: float,
+    score_weight: float,
+    links: np.ndarray,
+    totals: np.ndarray,
+    used: np.ndarray,
+) -> int:
+    """Run up to `iterations` iterations into the tree (`links`, `totals`, `used[0]` nodes so
+    far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
+
+    Each iteration starts from one of `roots` (rows: states of the seat's information set),
+    drawn uniformly, and determinizes it in the kernel where the game can."""
+    capacity = links.shape[0]
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    keys = np.empty(MAX_LEGAL, dtype=np.int64)
+    path = np.empty(4096, dtype=np.int64)
+    seats = np.empty(4096, dtype=np.int64)
+    picks = np.empty(MAX_SEATS, dtype=np.int64)
+    values = np.zeros(MAX_SEATS, dtype=np.float64)
+    expanded = np.zeros(1, dtype=np.int64)
+    done = 0
+    while done < iterations and used[0] + 2 * MAX_SEATS + 2 < capacity:
+        s = roots[int(np.random.random() * roots.shape[0])].copy()
+        determinize(game, s, player)
+        node = 0
+        depth = 0
+        expanded[0] = 0
+        while expanded[0] == 0:
+            mover = to_move(game, s)
+            if mover == TERMINAL:
+                break
+            if mover == CHANCE:
+                apply(game, s, sample_chance(game, s))
+                continue
+            if mover == SIMULTANEOUS:
+                # Each deciding seat picks from its own statistics at this node.
+                mask = deciding(game, s)
+                joint = JOINT_KEY
+                seat = 0
+                while mask:
+                    if mask & 1:
+                        count = legal(game, s, seat, out)
+                        for i in range(count):
+                            keys[i] = SEAT_KEY + seat * ACTION_SPAN + out[i]
+                        i = _choose(links, totals, node, keys, count, exploration, expanded)
+                        child = _child(links, node, keys[i])
+                        if child < 0:
+                            child = _add_child(links, used, node, keys[i])
+                        _count_available(links, node, keys, count)
+                        path[depth] = child
+                        seats[depth] = seat
+                        depth += 1
+                        picks[seat] = out[i]
+                        joint += (out[i] + 1) << (10 * seat)
+                    mask >>= 1
+                    seat += 1
+                mask = deciding(game, s)
+                seat = 0
+                while mask:
+                    if mask & 1:
+                        apply(game, s, picks[seat])
+                    mask >>= 1
+                    seat += 1
+                child = _child(links, node, joint)
+                if child < 0:
+                    child = _add_child(links, used, node, joint)
+                node = child
+                continue
+            count = legal(game, s, mover, out)
+            i = _choose(links, totals, node, out, count, exploration, expanded)
+            child = _child(links, node, out[i])
+            if child < 0:
+                child = _add_child(links, used, node, out[i])
+            _count_available(links, node, out, count)
+            path[depth] = child
+            seats[depth] = mover
+            depth += 1
+            node = child
+            apply(game, s, out[i])
+        rollout(game, s)
+        value(game, s, score_weight, values)
+        links[0, VISITS] += 1
+        for d in range(depth):
+            links[path[d], VISITS] += 1
+            totals[path[d]] += values[seats[d]]
+        done += 1
+    return done
+
+
+@kernel
+def root_statistics(
+    links: np.ndarray, totals: np.ndarray, keys: np.ndarray, visits: np.ndarray, out: np.ndarray
+) -> None:
+    """Visits and total value of the root's children with `keys` (0 where never visited)."""
+    for i in range(keys.shape[0]):
+        child = _child(links, 0, keys[i])
+        visits[i] = 0 if child < 0 else links[child, VISITS]
+        out[i] = 0.0 if child < 0 else totals[child]
+
+
+# ---------------------------------------------------------------------- Python side
+@dataclass
+class KernelGame:
+    """A game's kernel as building blocks for searches written in Python."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        self.code = KERNEL_GAMES.index(self.name)
+        self.module = kernel_module(self.name)
+
+    def from_state(self, state: State) -> np.ndarray:
+        array: np.ndarray = self.module.from_state(state)
+        return array
+
+    @property
+    def determinizes(self) -> bool:
+        """Whether the kernel deals a seat's unseen cards itself (else: `roots` resamples)."""
+        return IN_KERNEL_DETERMINIZATION[self.code]
+
+    def roots(self, turn: Turn, samples: int, rng: random.Random) -> np.ndarray:
+        """Kernel arrays to start iterations from: the Turn's sample where the kernel
+        determinizes, else `samples` fresh resamples of it (drawn by the reference engine)."""
+        assert turn.sample is not None
+        if self.determinizes:
+            return self.from_state(turn.sample)[None, :]
+        return np.stack([self.from_state(turn.determinize(rng)) for _ in range(samples)])
+
+    def determinize(self, s: np.ndarray, seat: int) -> None:
+        determinize(self.code, s, seat)
+
+    def rollout(self, s: np.ndarray) -> None:
+        rollout(self.code, s)
+
+    def returns(self, s: np.ndarray, score_weight: float = 0.0) -> list[float]:
+        values = np.zeros(MAX_SEATS)
+        value(self.code, s, score_weight, values)
+        return [float(v) for v in values[: int(s[0])]]
+
+
+class KernelMCTSAgent(Agent):
+    """`MCTSAgent`'s search with random rollouts, compiled: for games with a kernel."""
+
+    name = "mcts"
+    wants_sample = True
+
+    def __init__(
+        self,
+        game_name: str,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        seed: int | None = None,
+        score_weight: float = 0.0,
+        world_samples: int = 256,
+    ) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("MCTS needs a budget: iterations or seconds")
+        if iterations is not None and iterations < 1:
+            raise ValueError("MCTS needs at least one iteration")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("MCTS needs a positive time budget")
+        self.game = KernelGame(game_name)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.score_weight = score_weight
+        # Games the kernel cannot determinize (Isolde) search over this many resamples of
+        # the information set, drawn up front (OpenSpiel's ISMCTS calls it max_world_samples).
+        self.world_samples = world_samples if iterations is None else min(world_samples, iterations)
+        self.rng = random.Random(seed)
+        self.last_iterations = 0
+
+    def act(self, turn: Turn) -> Action:
+        legal = turn.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if turn.sample is None:
+            raise RuntimeError("kernel MCTS needs the Turn's sample")
+        simultaneous = isinstance(turn.sample.to_move, frozenset)
+        keys = np.array(
+            [SEAT_KEY + turn.player * ACTION_SPAN + a.id if simultaneous else a.id for a in legal],
+            dtype=np.int64,
+        )
+        links, totals = self.search(turn)
+        visits = np.zeros(len(legal), dtype=np.int64)
+        value_sums = np.zeros(len(legal))
+        root_statistics(links, totals, keys, visits, value_sums)
+        best = max(range(len(legal)), key=lambda i: (visits[i], value_sums[i]))
+        return legal[best]
+
+    def search(self, turn: Turn) -> tuple[np.ndarray, np.ndarray]:
+        """The tree after the budget: (links, totals)."""
+        assert turn.sample is not None
+        roots = self.game.roots(turn, self.world_samples, self.rng)
+        seed_kernels(self.rng.randrange(2**62))
+        capacity = 1 << 12
+        links = np.full((capacity, 5), -1, dtype=np.int64)
+        links[0, VISITS] = 0
+        totals = np.zeros(capacity)
+        used = np.ones(1, dtype=np.int64)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        chunk = 64
+        while self.iterations is None or done < self.iterations:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            want = chunk if self.iterations is None else min(chunk, self.iterations - done)
+            done += search(
+                self.game.code,
+                roots,
+                turn.player,
+                want,
+                self.exploration,
+                self.score_weight,
+                links,
+                totals,
+                used,
+            )
+            if used[0] + 4 * MAX_SEATS + 2 >= links.shape[0]:
+                links, totals = _grow(links, totals)
+            chunk = min(chunk * 2, 4096) if deadline is not None else 4096
+        self.last_iterations = done
+        return links, totals
+
+
+def _grow(links: np.ndarray, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    capacity = links.shape[0] * 2
+    bigger = np.full((capacity, 5), -1, dtype=np.int64)
+    bigger[: links.shape[0]] = links
+    more = np.zeros(capacity)
+    more[: totals.shape[0]] = totals
+    return bigger, more
+
+
+def kernel_state(state: State) -> Any:
+    """A scalar state's kernel array (for games with a kernel)."""
+    return kernel_module(state.game.name).from_state(state)
+
+
+__all__ = [
+    "KERNEL_GAMES",
+    "KernelGame",
+    "KernelMCTSAgent",
+    "has_kernel",
+    "kernel_state",
+]
+
+
+def compile_all() -> float:
+    """Compile (or load from the cache) every kernel and the search for every kernel game, by
+    a tiny search on each; returns the seconds it took. `make install` runs it once, so that
+    nobody waits for the compiler at a first move."""
+    import spielwerk
+    from spielwerk.agents.base import make_turn
+    from spielwerk.core.state import CHANCE
+
+    start = time.perf_counter()
+    for name in KERNEL_GAMES:
+        game = spielwerk.load(name)
+        state = game.new_state(game.min_players, seed=0)
+        while state.to_move == CHANCE:
+            state.apply_trusted(state.sample_chance_id(random.Random(0)), CHANCE)
+        to_move = state.to_move
+        seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
+        turn = make_turn(state, seat, True, random.Random(0))
+        KernelMCTSAgent(name, iterations=2, seed=0).act(turn)
+        kernel_module(name).play_random_batch(game, game.min_players, 2, np.random.default_rng(0))
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    print(f"kernels compiled or loaded in {compile_all():.1f} s")

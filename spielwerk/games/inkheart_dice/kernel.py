@@ -1,0 +1,490 @@
+"""Tintenherz - Das Würfelspiel as a compiled kernel (Numba): the hot path of search and
+self-play.
+
+A state is one flat int64 array (`SIZE` entries); the pool, the centre and every seat's unsafe
+and safe cards are 16-bit masks. The rules are those of `state.py`, which stays the reference:
+`tests/inkheart_dice/test_inkheart_kernel.py` steps both engines side by side over thousands of
+seeded games at every player count and option, comparing legal actions (same order as
+`legal_ids`), who is to move and the scores at every step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spielwerk.core.batch import BatchResult
+from spielwerk.core.kernel import kernel, lowest_bit, nth_bit, popcount, seed
+from spielwerk.core.state import CHANCE, TERMINAL
+from spielwerk.games.inkheart_dice.actions import (
+    DRAW,
+    END_TURN,
+    FACES,
+    NUM_CARDS,
+    REROLL,
+    REROLL_BOTH,
+    ROLL,
+    ROLL_DIE,
+    SECURE,
+    STEAL,
+    TAKE,
+)
+from spielwerk.games.inkheart_dice.game import InkheartDiceGame
+from spielwerk.games.inkheart_dice.params import PARAMS
+from spielwerk.games.inkheart_dice.state import (
+    BOTH_DICE,
+    CHOOSE,
+    FIRST_DIE,
+    FORCED,
+    NO_REROLL,
+    NOT_OVER,
+    OVER,
+    PILE_EMPTY,
+    REFILL,
+    REROLL_DICE,
+    ROLL_DICE,
+    SECOND_DIE,
+    SETUP,
+    TURN_LIMIT,
+    InkheartDiceState,
+)
+
+SEATS = PARAMS.max_players
+CENTRE_SIZE = PARAMS.centre_size
+CASTLE_HEARTS = PARAMS.castle_hearts
+VALUES = np.array(PARAMS.values, dtype=np.int64)
+HEARTS = np.array(PARAMS.hearts, dtype=np.int64)
+MASKS = np.array(PARAMS.match_masks, dtype=np.int64)
+"""`MASKS[a, b]`: bit `c` set if card `c` may be taken with the roll (a, b)."""
+ROLLS = FACES * FACES
+MAX_LEGAL = 64
+ALL_CARDS = (1 << NUM_CARDS) - 1
+
+(
+    N,
+    PHASE,
+    TO_MOVE,
+    POOL,
+    CENTRE,
+    DIE_A,
+    DIE_B,
+    REROLLED,
+    REROLL_WHICH,
+    CURRENT,
+    TURNS,
+    END_REASON,
+    MAX_TURNS,
+    STEPS,
+) = range(14)
+UNSAFE = 14
+SAFE = UNSAFE + SEATS
+SIZE = SAFE + SEATS
+
+
+@kernel
+def new(players: int, start_player: int, max_turns: int) -> np.ndarray:
+    """The state before the centre is turned up (a chance node)."""
+    s = np.zeros(SIZE, dtype=np.int64)
+    s[N] = players
+    s[PHASE] = SETUP
+    s[TO_MOVE] = CHANCE
+    s[POOL] = ALL_CARDS
+    s[REROLL_WHICH] = NO_REROLL
+    s[CURRENT] = start_player
+    s[END_REASON] = NOT_OVER
+    s[MAX_TURNS] = max_turns
+    return s
+
+
+def initial(game: InkheartDiceGame, players: int) -> np.ndarray:
+    """The kernel array of `game.new_state(players)` (options read from the game)."""
+    game.new_state(players, seed=0)  # checks the player count against the options
+    return new(players, int(game.options["start_player"]), int(game.options["max_turns"]))
+
+
+def _mask(cards: object) -> int:
+    out = 0
+    for card in cards:  # type: ignore[attr-defined]
+        out |= 1 << card
+    return out
+
+
+def from_state(state: InkheartDiceState) -> np.ndarray:
+    """The kernel array of a scalar state."""
+    s = np.zeros(SIZE, dtype=np.int64)
+    s[N] = state.num_players
+    s[PHASE] = state.phase
+    to_move = state.to_move
+    assert isinstance(to_move, int)
+    s[TO_MOVE] = to_move
+    s[POOL] = _mask(state.pool)
+    s[CENTRE] = _mask(state.centre)
+    s[DIE_A], s[DIE_B] = state.dice
+    s[REROLLED] = int(state.rerolled)
+    s[REROLL_WHICH] = state.reroll_die
+    s[CURRENT] = state.current
+    s[TURNS] = state.turns
+    s[END_REASON] = state.end_reason
+    s[MAX_TURNS] = int(state.game.options["max_turns"])
+    s[STEPS] = len(state.history)
+    for p in range(state.num_players):
+        s[UNSAFE + p] = _mask(state.unsafe[p])
+        s[SAFE + p] = _mask(state.safe[p])
+    return s
+
+
+# ---------------------------------------------------------------------- legal actions
+@kernel
+def _card_actions(s: np.ndarray, out: np.ndarray, start: int) -> int:
+    """Take from the centre, steal an opponent's unsafe card, or make an own card safe, each
+    with a card one die or the sum of both shows [seed]; written from `out[start]` on."""
+    match = MASKS[s[DIE_A], s[DIE_B]]
+    me = s[CURRENT]
+    count = start
+    cards = s[CENTRE] & match
+    while cards:
+        out[count] = TAKE + lowest_bit(cards)
+        cards &= cards - 1
+        count += 1
+    others = 0
+    for q in range(s[N]):
+        if q != me:
+            others |= s[UNSAFE + q]
+    cards = others & match
+    while cards:
+        out[count] = STEAL + lowest_bit(cards)
+        cards &= cards - 1
+        count += 1
+    cards = s[UNSAFE + me] & match
+    while cards:
+        out[count] = SECURE + lowest_bit(cards)
+        cards &= cards - 1
+        count += 1
+    return count - start
+
+
+@kernel
+def legal(s: np.ndarray, out: np.ndarray) -> int:
+    """The legal action ids (chance outcomes at a chance node) in `legal_ids` order."""
+    phase = s[PHASE]
+    if phase == CHOOSE:
+        count = _card_actions(s, out, 0)
+        nothing = count == 0
+        a, b = s[DIE_A], s[DIE_B]
+        out[count] = REROLL + min(a, b) - 1  # re-roll either die or both, once a turn [seed]
+        count += 1
+        if a != b:
+            out[count] = REROLL + max(a, b) - 1
+            count += 1
+        out[count] = REROLL_BOTH
+        count += 1
+        if nothing:
+            out[count] = END_TURN  # nothing possible with the first roll [seed]
+            count += 1
+        return count
+    if phase == FORCED:
+        return _card_actions(s, out, 0)
+    if phase == OVER:
+        return 0
+    if phase == ROLL_DICE or (phase == REROLL_DICE and s[REROLL_WHICH] == BOTH_DICE):
+        for i in range(ROLLS):
+            out[i] = ROLL + i
+        return ROLLS
+    if phase == REROLL_DICE:
+        for i in range(FACES):
+            out[i] = ROLL_DIE + i
+        return FACES
+    count = 0
+    cards = s[POOL]
+    while cards:
+        out[count] = DRAW + lowest_bit(cards)
+        cards &= cards - 1
+        count += 1
+    return count
+
+
+@kernel
+def sample_chance(s: np.ndarray) -> int:
+    phase = s[PHASE]
+    if phase == ROLL_DICE or (phase == REROLL_DICE and s[REROLL_WHICH] == BOTH_DICE):
+        return ROLL + int(np.random.random() * ROLLS)
+    if phase == REROLL_DICE:
+        return ROLL_DIE + int(np.random.random() * FACES)
+    pool = s[POOL]
+    return DRAW + nth_bit(pool, int(np.random.random() * popcount(pool)))
+
+
+# ---------------------------------------------------------------------- applying actions
+@kernel
+def apply(s: np.ndarray, action: int) -> None:
+    s[STEPS] += 1
+    if action >= DRAW:
+        _draw(s, action - DRAW)
+    elif action >= ROLL_DIE:
+        value = action - ROLL_DIE + 1
+        if s[REROLL_WHICH] == FIRST_DIE:
+            s[DIE_A] = value
+        else:
+            s[DIE_B] = value
+        _after_reroll(s)
+    elif action >= ROLL:
+        offset = action - ROLL
+        s[DIE_A] = offset // FACES + 1
+        s[DIE_B] = offset % FACES + 1
+        if s[PHASE] == ROLL_DICE:
+            s[PHASE] = CHOOSE
+            s[TO_MOVE] = s[CURRENT]
+        else:
+            _after_reroll(s)
+    elif action == END_TURN:
+        _end_turn(s)
+    elif action == REROLL_BOTH:
+        _reroll(s, BOTH_DICE)
+    elif action >= REROLL:
+        _reroll(s, FIRST_DIE if s[DIE_A] == action - REROLL + 1 else SECOND_DIE)
+    elif action >= SECURE:
+        bit = 1 << (action - SECURE)
+        s[UNSAFE + s[CURRENT]] &= ~bit  # slid under the castle card: safe [seed]
+        s[SAFE + s[CURRENT]] |= bit
+        _end_turn(s)
+    elif action >= STEAL:
+        bit = 1 << (action - STEAL)
+        for q in range(s[N]):
+            s[UNSAFE + q] &= ~bit
+        s[UNSAFE + s[CURRENT]] |= bit  # it lies unsafe in front of the taker [seed]
+        _end_turn(s)
+    else:
+        _take(s, action - TAKE)
+
+
+@kernel
+def _draw(s: np.ndarray, card: int) -> None:
+    bit = 1 << card
+    s[POOL] &= ~bit
+    s[CENTRE] |= bit
+    if s[PHASE] == SETUP:
+        if popcount(s[CENTRE]) == CENTRE_SIZE:
+            _start_turn(s)
+        return
+    _end_turn(s)  # the refill completes the take [seed]
+
+
+@kernel
+def _take(s: np.ndarray, card: int) -> None:
+    bit = 1 << card
+    me = s[CURRENT]
+    s[CENTRE] &= ~bit
+    if VALUES[card] < 0:
+        s[SAFE + me] |= bit  # negative cards go under the castle card [seed]
+    else:
+        s[UNSAFE + me] |= bit
+    if s[POOL] == 0:  # the centre cannot be refilled: the game ends [seed]
+        s[TURNS] += 1
+        _finish(s, PILE_EMPTY)
+        return
+    s[PHASE] = REFILL
+    s[TO_MOVE] = CHANCE
+
+
+@kernel
+def _start_turn(s: np.ndarray) -> None:
+    s[PHASE] = ROLL_DICE
+    s[DIE_A] = 0
+    s[DIE_B] = 0
+    s[REROLLED] = 0
+    s[REROLL_WHICH] = NO_REROLL
+    s[TO_MOVE] = CHANCE
+
+
+@kernel
+def _reroll(s: np.ndarray, which: int) -> None:
+    s[REROLLED] = 1
+    s[REROLL_WHICH] = which
+    s[PHASE] = REROLL_DICE
+    s[TO_MOVE] = CHANCE
+
+
+@kernel
+def _after_reroll(s: np.ndarray) -> None:
+    """After re-rolling an action is compulsory if possible, else the turn ends. [seed]"""
+    s[REROLL_WHICH] = NO_REROLL
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    if _card_actions(s, out, 0):
+        s[PHASE] = FORCED
+        s[TO_MOVE] = s[CURRENT]
+    else:
+        _end_turn(s)
+
+
+@kernel
+def _end_turn(s: np.ndarray) -> None:
+    s[TURNS] += 1
+    if s[TURNS] >= s[MAX_TURNS]:
+        _finish(s, TURN_LIMIT)
+        return
+    s[CURRENT] = (s[CURRENT] + 1) % s[N]
+    _start_turn(s)
+
+
+@kernel
+def _finish(s: np.ndarray, reason: int) -> None:
+    s[END_REASON] = reason
+    s[PHASE] = OVER
+    s[TO_MOVE] = TERMINAL
+
+
+# ---------------------------------------------------------------------- outcome
+@kernel
+def score(safe: int) -> int:
+    """The better of keeping and discarding the castle card (a tie keeps it). [seed][design]"""
+    points = hearts = plus_points = plus_hearts = 0
+    cards = safe
+    while cards:
+        card = lowest_bit(cards)
+        cards &= cards - 1
+        points += VALUES[card]
+        hearts += HEARTS[card]
+        if VALUES[card] > 0:
+            plus_points += VALUES[card]
+            plus_hearts += HEARTS[card]
+    kept = points * (hearts + CASTLE_HEARTS)
+    discarded = plus_points * plus_hearts
+    return discarded if discarded > kept else kept
+
+
+@kernel
+def scores(s: np.ndarray, out: np.ndarray) -> None:
+    for p in range(s[N]):
+        out[p] = score(s[SAFE + p])
+
+
+@kernel
+def returns(s: np.ndarray, out: np.ndarray) -> None:
+    """1 shared equally among the top scorers at the end, 0 for everybody before it."""
+    n = s[N]
+    out[:n] = 0.0
+    if s[TO_MOVE] != TERMINAL:
+        return
+    points = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        points[p] = score(s[SAFE + p])
+    best = points.max()
+    winners = 0
+    for p in range(n):
+        if points[p] == best:
+            winners += 1
+    for p in range(n):
+        if points[p] == best:
+            out[p] = 1.0 / winners
+
+
+@kernel
+def determinize(s: np.ndarray, seat: int) -> None:
+    """Everything but the pile's order is public and the pile is an unordered pool: every
+    seat's information set is the state itself (as in `InkheartDiceState.resample`)."""
+    return
+
+
+@kernel
+def rollout(s: np.ndarray) -> int:
+    """Play uniformly at random to the end, in place; returns the number of player decisions."""
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    decisions = 0
+    while True:
+        to_move = s[TO_MOVE]
+        if to_move == TERMINAL:
+            return decisions
+        if to_move == CHANCE:
+            apply(s, sample_chance(s))
+            continue
+        count = legal(s, out)
+        apply(s, out[int(np.random.random() * count)])
+        decisions += 1
+
+
+@kernel
+def random_game(s: np.ndarray, actions: np.ndarray) -> int:
+    """Play `s` to the end at random, writing every action id into `actions` (which must be
+    long enough: `max_turns` x 4 + 16); returns the number of actions."""
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    steps = 0
+    while True:
+        to_move = s[TO_MOVE]
+        if to_move == TERMINAL:
+            return steps
+        if to_move == CHANCE:
+            action = sample_chance(s)
+        else:
+            action = out[int(np.random.random() * legal(s, out))]
+        apply(s, action)
+        actions[steps] = action
+        steps += 1
+
+
+@kernel
+def play_batch(
+    players: int,
+    start_player: int,
+    max_turns: int,
+    games: int,
+    seed_value: int,
+    scores_out: np.ndarray,
+    decisions: np.ndarray,
+    steps: np.ndarray,
+) -> None:
+    """`games` random games one after another (one core): final scores, decisions, steps."""
+    np.random.seed(seed_value)
+    for g in range(games):
+        s = new(players, start_player, max_turns)
+        decisions[g] = rollout(s)
+        steps[g] = s[STEPS]
+        for p in range(players):
+            scores_out[g, p] = score(s[SAFE + p])
+
+
+def play_random_batch(
+    game: InkheartDiceGame, players: int, games: int, rng: np.random.Generator, record: bool = False
+) -> BatchResult:
+    """`games` random games in the kernel (the batched-simulator contract of
+    `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
+    initial(game, players)  # checks the player count against the options
+    scores = np.zeros((games, players), dtype=np.int64)
+    decisions = np.zeros(games, dtype=np.int64)
+    steps = np.zeros(games, dtype=np.int64)
+    seed_value = int(rng.integers(2**62))
+    if not record:
+        play_batch(
+            players,
+            int(game.options["start_player"]),
+            int(game.options["max_turns"]),
+            games,
+            seed_value,
+            scores,
+            decisions,
+            steps,
+        )
+        return BatchResult(scores, decisions, steps)
+    seed(seed_value)
+    actions: list[list[int]] = []
+    buffer = np.empty(max_game_steps(game), dtype=np.int64)
+    for g in range(games):
+        s = initial(game, players)
+        count = random_game(s, buffer)
+        played = buffer[:count].tolist()
+        actions.append(played)
+        steps[g] = count
+        decisions[g] = sum(1 for a in played if a < ROLL)
+        scores[g] = final_scores(s)
+    return BatchResult(scores, decisions, steps, actions)
+
+
+def max_game_steps(game: InkheartDiceGame) -> int:
+    """More actions than any game has: a turn takes at most a roll, a re-roll and its roll,
+    an action and a refill."""
+    return 6 * int(game.options["max_turns"]) + 2 * NUM_CARDS
+
+
+def final_scores(s: np.ndarray) -> np.ndarray:
+    scores = np.zeros(s[N], dtype=np.int64)
+    for p in range(s[N]):
+        scores[p] = score(s[SAFE + p])
+    return scores

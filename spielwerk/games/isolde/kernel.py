@@ -1,0 +1,744 @@
+"""Die Holde Isolde as a compiled kernel (Numba): the hot path of search and self-play.
+
+A state is one flat int64 array (`SIZE` entries): cards as counts per kind (the deck, each
+seat's packet, picks and hand), each board's distances and stack order, the scores and the
+Isolde moves still to make. The rules are those of `state.py`, which stays the reference:
+`tests/isolde/test_isolde_kernel.py` steps both engines side by side over thousands of seeded
+games at every player count and every option, comparing the legal actions (same order as
+`legal_ids`), who is to move and the scores at every step.
+
+Hidden information is not dealt afresh here: a search draws its determinizations with
+`IsoldeState.resample` (the draft makes the exact sampler a job for the reference engine) and
+hands them to the kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spielwerk.core.batch import BatchResult
+from spielwerk.core.kernel import kernel, seed
+from spielwerk.core.state import CHANCE, TERMINAL
+from spielwerk.games.isolde.actions import (
+    BONUS,
+    DEAL,
+    GO_ON_TOP,
+    KEEP,
+    KEEP_ORDER,
+    NUM_BOARDS,
+    NUM_KINDS,
+    PLAY,
+    PLAY_ID,
+    PLAY_PAIRS,
+    TOP_BOARDS,
+)
+from spielwerk.games.isolde.game import IsoldeGame
+from spielwerk.games.isolde.params import (
+    MOVES,
+    PARAMS,
+    PENALTIES,
+    PLACES,
+    RESET_SPREAD,
+    RESET_START,
+    SPACES,
+)
+from spielwerk.games.isolde.state import (
+    BONUS_MOVES,
+    DEALING,
+    DRAFTING,
+    OVER,
+    PLAYING,
+    TIEBREAK,
+    IsoldeState,
+)
+
+SIMULTANEOUS = -3
+"""`to_move` while several seats pick at once; who is still to pick is `s[DECIDING]`."""
+SEATS = PARAMS.max_players
+HAND = PARAMS.hand_size
+DECK_SIZE = PARAMS.deck_size
+DRAFT_PICKS = HAND - 1
+ROUNDS = PARAMS.rounds
+RESET_AFTER = PARAMS.reset_after_round
+CARDS_KEPT = HAND - PARAMS.cards_played
+BOARDS = PARAMS.boards
+ISOLDE = next(i for i, b in enumerate(BOARDS) if b.scoring == MOVES)
+QUEST = PARAMS.board_index("quest")
+MAX_LEGAL = 64
+
+_SCORING = {MOVES: 0, PLACES: 1, PENALTIES: 2, SPACES: 3}
+SCORING = np.array([_SCORING[b.scoring] for b in BOARDS], dtype=np.int64)
+TABLE = np.zeros((NUM_BOARDS, 4), dtype=np.int64)
+TABLE_LEN = np.array([len(b.table) for b in BOARDS], dtype=np.int64)
+SPACE_FROM = np.zeros((NUM_BOARDS, 4), dtype=np.int64)
+SPACE_POINTS = np.zeros((NUM_BOARDS, 4), dtype=np.int64)
+SPACE_LEN = np.array([len(b.space_points) for b in BOARDS], dtype=np.int64)
+for _b, _board in enumerate(BOARDS):
+    TABLE[_b, : len(_board.table)] = _board.table
+    for _i, (_from, _points) in enumerate(_board.space_points):
+        SPACE_FROM[_b, _i] = _from
+        SPACE_POINTS[_b, _i] = _points
+SCORED_AFTER = np.array([sum(1 << r for r in b.scored_after) for b in BOARDS], dtype=np.int64)
+BOARD_SPACES = np.array([b.spaces for b in BOARDS], dtype=np.int64)
+CAPPED = np.array([int(b.cap) for b in BOARDS], dtype=np.int64)
+_RESET = {RESET_START: 0, RESET_SPREAD: 1}
+RESET = np.array([_RESET.get(b.reset, 2) for b in BOARDS], dtype=np.int64)
+ADVANCED_RESET = np.array([_RESET.get(b.advanced_reset, 2) for b in BOARDS], dtype=np.int64)
+VALUE = np.array([kind.value for kind in PARAMS.kinds], dtype=np.int64)
+DECK = np.array(PARAMS.deck, dtype=np.int64)
+PLAYS_OF = np.full((NUM_KINDS, 2), -1, dtype=np.int64)
+for _k, _kind in enumerate(PARAMS.kinds):
+    for _i, _board_index in enumerate(_kind.boards):
+        PLAYS_OF[_k, _i] = PLAY_ID[_k, _board_index]
+PLAY_KIND = np.array([k for k, _ in PLAY_PAIRS], dtype=np.int64)
+PLAY_BOARD = np.array([b for _, b in PLAY_PAIRS], dtype=np.int64)
+TOP = np.array(TOP_BOARDS, dtype=np.int64)
+DIRECTIONS = np.array(PARAMS.pass_directions, dtype=np.int64)
+
+(
+    N,
+    PHASE,
+    TO_MOVE,
+    DECIDING,
+    ROUND,
+    START_PLAYER,
+    FIRST_START,
+    DECK_LEFT,
+    DRAFT_STEP,
+    TIEBREAK_RULE,
+    SETBACK_RULE,
+    RESET_RULE,
+    QUEST_FIRST,
+    STEPS,
+    BONUS_LEFT,
+    SETBACK_LEFT,
+) = range(16)
+POOL = 16
+PACKETS = POOL + NUM_KINDS  # per seat, counts per kind
+KEPT = PACKETS + SEATS * NUM_KINDS
+HANDS = KEPT + SEATS * NUM_KINDS
+DIST = HANDS + SEATS * NUM_KINDS  # per board, per seat
+ORDER = DIST + NUM_BOARDS * SEATS  # per board, rearmost first
+SCORES = ORDER + NUM_BOARDS * SEATS
+BONUS_QUEUE = SCORES + SEATS  # (seat, place, steps) x 3, next first
+SETBACK = BONUS_QUEUE + 3 * SEATS  # seats, front first
+SIZE = SETBACK + SEATS
+
+
+@kernel
+def new(
+    players: int,
+    start_player: int,
+    tiebreak: bool,
+    setback: bool,
+    reset: bool,
+    quest_first: int,
+) -> np.ndarray:
+    """The state before the first deal (a chance node)."""
+    s = np.zeros(SIZE, dtype=np.int64)
+    s[N] = players
+    s[FIRST_START] = start_player
+    s[TIEBREAK_RULE] = tiebreak
+    s[SETBACK_RULE] = setback
+    s[RESET_RULE] = reset
+    s[QUEST_FIRST] = quest_first
+    for b in range(NUM_BOARDS):
+        for p in range(players):
+            s[ORDER + b * SEATS + p] = p  # at the start the order does not matter: seat order
+    _begin_round(s)
+    return s
+
+
+def initial(game: IsoldeGame, players: int) -> np.ndarray:
+    """The kernel array of `game.new_state(players)` (options read from the game)."""
+    game.new_state(players, seed=0)  # checks the player count against the options
+    return new(
+        players,
+        game.first_start_player,
+        game.tiebreak_rule,
+        game.setback_rule,
+        game.reset_rule,
+        game.tables[QUEST][0],
+    )
+
+
+def from_state(state: IsoldeState) -> np.ndarray:
+    """The kernel array of a scalar state."""
+    game = state.game
+    n = state.num_players
+    s = np.zeros(SIZE, dtype=np.int64)
+    s[N] = n
+    s[PHASE] = state.phase
+    to_move = state.to_move
+    if isinstance(to_move, frozenset):
+        s[TO_MOVE] = SIMULTANEOUS
+        s[DECIDING] = sum(1 << p for p in to_move)
+    else:
+        s[TO_MOVE] = to_move
+    s[ROUND] = state.round
+    s[START_PLAYER] = state.start_player
+    s[FIRST_START] = game.first_start_player
+    s[DECK_LEFT] = state.deck_left
+    s[DRAFT_STEP] = state.draft_step
+    s[TIEBREAK_RULE] = game.tiebreak_rule
+    s[SETBACK_RULE] = game.setback_rule
+    s[RESET_RULE] = game.reset_rule
+    s[QUEST_FIRST] = game.tables[QUEST][0]
+    s[STEPS] = len(state.history)
+    s[POOL : POOL + NUM_KINDS] = state.pool
+    for p in range(n):
+        for block, cards in ((PACKETS, state.packets), (KEPT, state.kept), (HANDS, state.hands)):
+            for kind in cards[p]:
+                s[block + p * NUM_KINDS + kind] += 1
+        s[SCORES + p] = state.scores[p]
+    for b in range(NUM_BOARDS):
+        for p in range(n):
+            s[DIST + b * SEATS + p] = state.dist[b][p]
+            s[ORDER + b * SEATS + p] = state.order[b][p]
+    s[BONUS_LEFT] = len(state.bonus_queue)
+    for i, entry in enumerate(state.bonus_queue):
+        s[BONUS_QUEUE + 3 * i : BONUS_QUEUE + 3 * i + 3] = entry
+    s[SETBACK_LEFT] = len(state.setback_seats)
+    for i, seat in enumerate(state.setback_seats):
+        s[SETBACK + i] = seat
+    return s
+
+
+# ---------------------------------------------------------------------- legal actions
+@kernel
+def _can_go_on_top(s: np.ndarray, board: int) -> bool:
+    """The start player's disc shares a space (not the start) with a disc above it."""
+    seat = s[START_PLAYER]
+    row = DIST + board * SEATS
+    here = s[row + seat]
+    if here == 0:
+        return False
+    order = ORDER + board * SEATS
+    above = False
+    for i in range(s[N]):
+        other = s[order + i]
+        if above and s[row + other] == here:
+            return True
+        if other == seat:
+            above = True
+    return False
+
+
+@kernel
+def legal(s: np.ndarray, seat: int, out: np.ndarray) -> int:
+    """The legal action ids of `seat` (of whoever is to move if only one is), or the chance
+    outcomes at a chance node, in `legal_ids` order."""
+    phase = s[PHASE]
+    count = 0
+    if phase == DEALING:
+        for k in range(NUM_KINDS):
+            if s[POOL + k]:
+                out[count] = DEAL + k
+                count += 1
+    elif phase == DRAFTING:
+        if not (s[DECIDING] >> seat) & 1:
+            return 0
+        row = PACKETS + seat * NUM_KINDS
+        for k in range(NUM_KINDS):
+            if s[row + k]:
+                out[count] = KEEP + seat * NUM_KINDS + k
+                count += 1
+    elif phase == PLAYING:
+        row = HANDS + s[TO_MOVE] * NUM_KINDS
+        for k in range(NUM_KINDS):
+            if s[row + k]:
+                for i in range(2):
+                    if PLAYS_OF[k, i] >= 0:
+                        out[count] = PLAYS_OF[k, i]
+                        count += 1
+    elif phase == TIEBREAK:
+        for i in range(TOP.shape[0]):
+            if _can_go_on_top(s, TOP[i]):
+                out[count] = GO_ON_TOP + i
+                count += 1
+        out[count] = KEEP_ORDER
+        count += 1
+    elif phase == BONUS_MOVES:
+        for b in range(NUM_BOARDS):
+            out[b] = BONUS + b  # an Isolde move may go to any board [seed]
+        count = NUM_BOARDS
+    return count
+
+
+@kernel
+def sample_chance(s: np.ndarray) -> int:
+    pick = int(np.random.random() * s[DECK_LEFT])
+    for k in range(NUM_KINDS):
+        if pick < s[POOL + k]:
+            return DEAL + k
+        pick -= s[POOL + k]
+    return DEAL + NUM_KINDS - 1  # unreachable: the deck is never dealt empty
+
+
+# ---------------------------------------------------------------------- applying actions
+@kernel
+def apply(s: np.ndarray, action: int) -> None:
+    """Apply a legal action (a draft pick names its seat; otherwise whoever is to move)."""
+    s[STEPS] += 1
+    phase = s[PHASE]
+    if phase == DEALING:
+        _deal(s, action - DEAL)
+    elif phase == DRAFTING:
+        seat = (action - KEEP) // NUM_KINDS
+        _keep(s, seat, (action - KEEP) % NUM_KINDS)
+    elif phase == PLAYING:
+        _play(s, s[TO_MOVE], PLAY_KIND[action - PLAY], PLAY_BOARD[action - PLAY])
+    elif phase == TIEBREAK:
+        if action != KEEP_ORDER:
+            board = TOP[action - GO_ON_TOP]
+            seat = s[START_PLAYER]
+            _set_disc(s, board, seat, s[DIST + board * SEATS + seat], True)
+        _begin_isolde_scoring(s)
+    else:
+        _bonus_move(s, action - BONUS)
+
+
+@kernel
+def _begin_round(s: np.ndarray) -> None:
+    """A new round: the start player passes to the left, all cards are shuffled back. [seed]"""
+    n = s[N]
+    s[ROUND] += 1
+    s[START_PLAYER] = (s[FIRST_START] + s[ROUND] - 1) % n
+    s[POOL : POOL + NUM_KINDS] = DECK
+    s[DECK_LEFT] = DECK_SIZE
+    s[PACKETS:DIST] = 0
+    s[DRAFT_STEP] = 0
+    s[BONUS_LEFT] = 0
+    s[SETBACK_LEFT] = 0
+    s[PHASE] = DEALING
+    s[TO_MOVE] = CHANCE
+    s[DECIDING] = 0
+
+
+@kernel
+def _deal(s: np.ndarray, kind: int) -> None:
+    n = s[N]
+    receiver = (s[START_PLAYER] + DECK_SIZE - s[DECK_LEFT]) % n  # from the start player on
+    s[POOL + kind] -= 1
+    s[DECK_LEFT] -= 1
+    s[PACKETS + receiver * NUM_KINDS + kind] += 1
+    if s[DECK_LEFT] == DECK_SIZE - HAND * n:
+        s[PHASE] = DRAFTING
+        s[TO_MOVE] = SIMULTANEOUS
+        s[DECIDING] = (1 << n) - 1
+
+
+@kernel
+def _keep(s: np.ndarray, seat: int, kind: int) -> None:
+    """Everybody keeps one card face down at once, then passes the rest. [seed]"""
+    s[PACKETS + seat * NUM_KINDS + kind] -= 1
+    s[KEPT + seat * NUM_KINDS + kind] += 1
+    s[DECIDING] &= ~(1 << seat)
+    if s[DECIDING]:
+        return
+    n = s[N]
+    step = DIRECTIONS[(s[ROUND] - 1) % DIRECTIONS.shape[0]]
+    given = s[PACKETS : PACKETS + n * NUM_KINDS].copy()
+    for p in range(n):
+        source = (p - step) % n
+        s[PACKETS + p * NUM_KINDS : PACKETS + (p + 1) * NUM_KINDS] = given[
+            source * NUM_KINDS : (source + 1) * NUM_KINDS
+        ]
+    s[DRAFT_STEP] += 1
+    if s[DRAFT_STEP] < DRAFT_PICKS:
+        s[DECIDING] = (1 << n) - 1
+        return
+    # The last card passed on is kept without a choice; the five go to the hand. [seed]
+    for i in range(n * NUM_KINDS):
+        s[HANDS + i] = s[KEPT + i] + s[PACKETS + i]
+        s[KEPT + i] = 0
+        s[PACKETS + i] = 0
+    s[PHASE] = PLAYING
+    s[TO_MOVE] = s[START_PLAYER]
+    s[DECIDING] = 0
+
+
+@kernel
+def _play(s: np.ndarray, seat: int, kind: int, board: int) -> None:
+    row = HANDS + seat * NUM_KINDS
+    s[row + kind] -= 1
+    _move(s, board, seat, VALUE[kind])
+    n = s[N]
+    left = 0
+    for k in range(NUM_KINDS):
+        left += s[row + k]
+    if seat != (s[START_PLAYER] - 1) % n or left > CARDS_KEPT:
+        s[TO_MOVE] = (seat + 1) % n
+        return
+    s[HANDS : HANDS + n * NUM_KINDS] = 0  # the fifth card is discarded unseen [seed]
+    _begin_scoring(s)
+
+
+@kernel
+def _move(s: np.ndarray, board: int, seat: int, steps: int) -> None:
+    """Forward, on top of any stack there; the king's disc stops at the last space. [seed]"""
+    now = s[DIST + board * SEATS + seat]
+    target = now + steps
+    if CAPPED[board]:
+        target = min(target, BOARD_SPACES[board])
+    if target != now:
+        _set_disc(s, board, seat, target, True)
+
+
+@kernel
+def _move_back(s: np.ndarray, board: int, seat: int, steps: int) -> None:
+    """Back, never behind the start, under any stack there. [design]"""
+    now = s[DIST + board * SEATS + seat]
+    target = max(0, now - steps)
+    if target != now:
+        _set_disc(s, board, seat, target, False)
+
+
+@kernel
+def _set_disc(s: np.ndarray, board: int, seat: int, target: int, on_top: bool) -> None:
+    n = s[N]
+    row = DIST + board * SEATS
+    order = ORDER + board * SEATS
+    others = np.empty(SEATS, dtype=np.int64)
+    size = 0
+    for i in range(n):
+        if s[order + i] != seat:
+            others[size] = s[order + i]
+            size += 1
+    if on_top:
+        place = size
+        while place and s[row + others[place - 1]] > target:
+            place -= 1
+    else:
+        place = 0
+        while place < size and s[row + others[place]] < target:
+            place += 1
+    j = 0
+    for i in range(n):
+        if i == place:
+            s[order + i] = seat
+        else:
+            s[order + i] = others[j]
+            j += 1
+    s[row + seat] = target
+
+
+@kernel
+def _begin_scoring(s: np.ndarray) -> None:
+    """Advanced rule 1: first the start player may go on top of its stack on one board. [seed]"""
+    if s[TIEBREAK_RULE]:
+        for i in range(TOP.shape[0]):
+            if _can_go_on_top(s, TOP[i]):
+                s[PHASE] = TIEBREAK
+                s[TO_MOVE] = s[START_PLAYER]
+                return
+    _begin_isolde_scoring(s)
+
+
+@kernel
+def _placed(s: np.ndarray, board: int, out: np.ndarray) -> int:
+    """Seats ranked on a board, front first, without the discs on the start space. [seed]"""
+    count = 0
+    row = DIST + board * SEATS
+    order = ORDER + board * SEATS
+    for i in range(s[N] - 1, -1, -1):
+        seat = s[order + i]
+        if s[row + seat] > 0:
+            out[count] = seat
+            count += 1
+    return count
+
+
+@kernel
+def _begin_isolde_scoring(s: np.ndarray) -> None:
+    """Isolde first: 3rd, 2nd, 1st each move one own disc by 1, 2, 3 spaces. [seed]"""
+    if (SCORED_AFTER[ISOLDE] >> s[ROUND]) & 1:
+        ranked = np.empty(SEATS, dtype=np.int64)
+        count = min(_placed(s, ISOLDE, ranked), min(TABLE_LEN[ISOLDE], s[N] - 1))
+        for place in range(count):
+            back = count - 1 - place  # the queue runs from the last rewarded place
+            s[BONUS_QUEUE + 3 * back] = ranked[place]
+            s[BONUS_QUEUE + 3 * back + 1] = place
+            s[BONUS_QUEUE + 3 * back + 2] = TABLE[ISOLDE, place]
+            s[SETBACK + place] = ranked[place]
+        s[BONUS_LEFT] = count
+        s[SETBACK_LEFT] = count
+    _next_bonus_move(s)
+
+
+@kernel
+def _next_bonus_move(s: np.ndarray) -> None:
+    if s[BONUS_LEFT]:
+        s[PHASE] = BONUS_MOVES
+        s[TO_MOVE] = s[BONUS_QUEUE]
+        return
+    if s[SETBACK_RULE]:
+        # Advanced rule 2: who moved steps back 1 on Isolde's board, front first. [seed][design]
+        count = s[SETBACK_LEFT]
+        ranks = np.empty(count, dtype=np.int64)
+        order = ORDER + ISOLDE * SEATS
+        n = s[N]
+        for i in range(count):
+            for j in range(n):
+                if s[order + j] == s[SETBACK + i]:
+                    ranks[i] = n - 1 - j
+        for i in np.argsort(ranks, kind="mergesort"):
+            _move_back(s, ISOLDE, s[SETBACK + i], 1)
+    s[SETBACK_LEFT] = 0
+    _score_boards(s)
+
+
+@kernel
+def _bonus_move(s: np.ndarray, board: int) -> None:
+    seat, steps = s[BONUS_QUEUE], s[BONUS_QUEUE + 2]
+    left = s[BONUS_LEFT] - 1
+    for i in range(3 * left):
+        s[BONUS_QUEUE + i] = s[BONUS_QUEUE + 3 + i]
+    s[BONUS_LEFT] = left
+    _move(s, board, seat, steps)
+    _next_bonus_move(s)
+
+
+@kernel
+def _score_boards(s: np.ndarray) -> None:
+    """The other boards due this round, in the order of the data file."""
+    n = s[N]
+    ranked = np.empty(SEATS, dtype=np.int64)
+    for board in range(NUM_BOARDS):
+        if not (SCORED_AFTER[board] >> s[ROUND]) & 1:
+            continue
+        scoring = SCORING[board]
+        rewarded = min(TABLE_LEN[board], n - 1)  # the last place is never rewarded [seed]
+        if scoring == 1:  # places
+            count = min(_placed(s, board, ranked), rewarded)
+            for place in range(count):
+                points = TABLE[board, place]
+                if board == QUEST and place == 0:
+                    points = s[QUEST_FIRST]
+                s[SCORES + ranked[place]] += points
+        elif scoring == 2:  # penalties: the rearmost lose, the start space is last [seed]
+            row = DIST + board * SEATS
+            order = ORDER + board * SEATS
+            first = 0
+            on_start = False
+            for p in range(n):
+                if s[row + p] == 0:
+                    s[SCORES + p] += TABLE[board, 0]
+                    on_start = True
+            if on_start:
+                first = 1
+            given = first
+            for i in range(n):
+                seat = s[order + i]
+                if s[row + seat] > 0 and given < rewarded:
+                    s[SCORES + seat] += TABLE[board, given]
+                    given += 1
+        elif scoring == 3:  # points by space (the king)
+            for p in range(n):
+                distance = s[DIST + board * SEATS + p]
+                points = 0
+                for i in range(SPACE_LEN[board]):
+                    if distance >= SPACE_FROM[board, i]:
+                        points = SPACE_POINTS[board, i]
+                s[SCORES + p] += points
+    _end_round(s)
+
+
+@kernel
+def _end_round(s: np.ndarray) -> None:
+    """Reset after round 3; the game ends after round 6. [seed]"""
+    if s[ROUND] == RESET_AFTER:
+        _reset_boards(s)
+    if s[ROUND] == ROUNDS:
+        s[POOL : POOL + NUM_KINDS] = DECK
+        s[DECK_LEFT] = DECK_SIZE
+        s[PHASE] = OVER
+        s[TO_MOVE] = TERMINAL
+        return
+    _begin_round(s)
+
+
+@kernel
+def _reset_boards(s: np.ndarray) -> None:
+    n = s[N]
+    for board in range(NUM_BOARDS):
+        how = ADVANCED_RESET[board] if s[RESET_RULE] else RESET[board]
+        row = DIST + board * SEATS
+        if how == 0:
+            for p in range(n):
+                s[row + p] = 0
+        elif how == 1:
+            # Advanced rule 3: the last to the start, the next to space 1, ... [seed]
+            order = ORDER + board * SEATS
+            offset = 1 if s[row + s[order]] == 0 else 0
+            spread = np.empty(n, dtype=np.int64)
+            for p in range(n):
+                spread[p] = s[row + p]
+            for i in range(n):
+                seat = s[order + i]
+                if s[row + seat] > 0:
+                    spread[seat] = offset
+                    offset += 1
+            for p in range(n):
+                s[row + p] = spread[p]
+
+
+# ---------------------------------------------------------------------- outcome
+@kernel
+def returns(s: np.ndarray, out: np.ndarray) -> None:
+    """1 shared among the winners: most points, then further ahead on Isolde's board. [seed]"""
+    n = s[N]
+    out[:n] = 0.0
+    if s[TO_MOVE] != TERMINAL:
+        return
+    best = s[SCORES]
+    for p in range(1, n):
+        best = max(best, s[SCORES + p])
+    keys = np.full(n, -1, dtype=np.int64)
+    row = DIST + ISOLDE * SEATS
+    order = ORDER + ISOLDE * SEATS
+    for p in range(n):
+        if s[SCORES + p] == best:
+            distance = s[row + p]
+            if distance == 0:
+                keys[p] = 0
+            else:
+                for j in range(n):
+                    if s[order + j] == p:
+                        keys[p] = distance * 64 + j + 1
+    lead = keys.max()
+    winners = 0
+    for p in range(n):
+        if keys[p] == lead:
+            winners += 1
+    for p in range(n):
+        if keys[p] == lead:
+            out[p] = 1.0 / winners
+
+
+@kernel
+def determinize(s: np.ndarray, seat: int) -> None:
+    """Not done in the kernel: searches resample with `IsoldeState.resample` (module doc)."""
+    return
+
+
+@kernel
+def rollout(s: np.ndarray) -> int:
+    """Play uniformly at random to the end, in place (the draft's picks lowest seat first);
+    returns the number of player decisions."""
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    decisions = 0
+    while True:
+        to_move = s[TO_MOVE]
+        if to_move == TERMINAL:
+            return decisions
+        if to_move == CHANCE:
+            apply(s, sample_chance(s))
+            continue
+        if to_move == SIMULTANEOUS:
+            seat = 0
+            while not (s[DECIDING] >> seat) & 1:
+                seat += 1
+        else:
+            seat = to_move
+        count = legal(s, seat, out)
+        apply(s, out[int(np.random.random() * count)])
+        decisions += 1
+
+
+@kernel
+def random_game(s: np.ndarray, actions: np.ndarray) -> int:
+    """Play `s` to the end at random (the draft's picks lowest seat first), writing every
+    action id into `actions`; returns the number of actions (chance included)."""
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    steps = 0
+    while True:
+        to_move = s[TO_MOVE]
+        if to_move == TERMINAL:
+            return steps
+        if to_move == CHANCE:
+            action = sample_chance(s)
+        else:
+            seat = to_move
+            if to_move == SIMULTANEOUS:
+                seat = 0
+                while not (s[DECIDING] >> seat) & 1:
+                    seat += 1
+            action = out[int(np.random.random() * legal(s, seat, out))]
+        apply(s, action)
+        actions[steps] = action
+        steps += 1
+
+
+@kernel
+def play_batch(
+    players: int,
+    start_player: int,
+    tiebreak: bool,
+    setback: bool,
+    reset: bool,
+    quest_first: int,
+    games: int,
+    seed_value: int,
+    scores: np.ndarray,
+    decisions: np.ndarray,
+    steps: np.ndarray,
+) -> None:
+    """`games` random games one after another (one core): final scores, decisions, steps."""
+    np.random.seed(seed_value)
+    for g in range(games):
+        s = new(players, start_player, tiebreak, setback, reset, quest_first)
+        decisions[g] = rollout(s)
+        steps[g] = s[STEPS]
+        for p in range(players):
+            scores[g, p] = s[SCORES + p]
+
+
+def play_random_batch(
+    game: IsoldeGame, players: int, games: int, rng: np.random.Generator, record: bool = False
+) -> BatchResult:
+    """`games` random games in the kernel (the batched-simulator contract of
+    `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
+    initial(game, players)  # checks the player count against the options
+    scores = np.zeros((games, players), dtype=np.int64)
+    decisions = np.zeros(games, dtype=np.int64)
+    steps = np.zeros(games, dtype=np.int64)
+    seed_value = int(rng.integers(2**62))
+    if not record:
+        play_batch(
+            players,
+            game.first_start_player,
+            game.tiebreak_rule,
+            game.setback_rule,
+            game.reset_rule,
+            game.tables[QUEST][0],
+            games,
+            seed_value,
+            scores,
+            decisions,
+            steps,
+        )
+        return BatchResult(scores, decisions, steps)
+    seed(seed_value)
+    actions: list[list[int]] = []
+    buffer = np.empty(max_game_steps(game), dtype=np.int64)
+    for g in range(games):
+        s = initial(game, players)
+        count = random_game(s, buffer)
+        played = buffer[:count].tolist()
+        actions.append(played)
+        steps[g] = count
+        decisions[g] = sum(1 for a in played if a < DEAL)
+        scores[g] = final_scores(s)
+    return BatchResult(scores, decisions, steps, actions)
+
+
+def max_game_steps(game: IsoldeGame) -> int:
+    """More actions than any game has: per round the whole deck dealt, every card picked and
+    played, a tie-break and three Isolde moves."""
+    return PARAMS.rounds * (3 * DECK_SIZE + 4)
+
+
+def final_scores(s: np.ndarray) -> np.ndarray:
+    scores: np.ndarray = s[SCORES : SCORES + s[N]]
+    return scores
