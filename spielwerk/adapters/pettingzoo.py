@@ -19,10 +19,17 @@
   one after another, lowest seat first; no seat's observation shows another's pending choice.
 - Rewards come at the end: each seat's `state.returns()` (a win, or its share of a shared win).
 - An illegal action raises `spielwerk.IllegalAction` and changes nothing.
+- Speed: an observation is computed once per step, when first asked for. Games whose kernel
+  can encode observations (`observe` in `spielwerk/games/<game>/kernel.py`; Witches and
+  Tintenherz, with the `kernels` extra) run on the compiled kernel: the tensor is written
+  straight from the kernel state (the same tensor as the view's encoding, which the tests check
+  step by step), chance is drawn from the environment's own generator, and `spielwerk_state`
+  replays the game's actions through the Python engine when asked for.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
 
@@ -30,11 +37,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 from rich.text import Text
 
 import spielwerk
 from spielwerk.core.errors import IllegalAction
-from spielwerk.core.state import State
+from spielwerk.core.state import CHANCE, TERMINAL, State
 
 
 def agent_name(seat: int) -> str:
@@ -79,6 +87,17 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.state_: State | None = None
         self._chance_rng = random.Random()
+        self._observations: dict[str, dict[str, np.ndarray]] = {}
+        self._num_actions = actions
+        self._observation_shape = self.game.observation_shape
+        self._kernel = _observing_kernel(name)
+        if self._kernel is not None:
+            self._s = self._kernel.initial(self.game, self.num_players)
+            self._log = np.zeros(self._kernel.max_game_steps(self.game), dtype=np.int64)
+            self._logged = 0
+            self._rng = np.zeros(1, dtype=np.uint64)
+            self._returns = np.zeros(self.num_players)
+            self._mask = np.zeros(actions, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -91,24 +110,49 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         """The underlying spielwerk state (the whole truth: not for the agents)."""
         if self.state_ is None:
             raise RuntimeError("call reset() first")
+        if self._kernel is not None and len(self.state_.history) < self._logged:
+            # The kernel played on: bring the reference engine's state up to date.
+            state = self.state_
+            for action in self._log[len(state.history) : self._logged].tolist():
+                to_move = state.to_move
+                assert isinstance(to_move, int)
+                state.apply_trusted(action, to_move)
         return self.state_
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.spielwerk_state
+        """The agent's observation now (computed once per step, when first asked for)."""
+        cached = self._observations.get(agent)
+        if cached is not None:
+            return cached
         seat = self._seat[agent]
-        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        if not state.is_terminal() and agent == self.agent_selection:
-            mask[state.legal_ids(seat)] = 1
-        return {
-            "observation": np.asarray(state.observation_tensor(seat), dtype=np.float32),
-            "action_mask": mask,
-        }
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        acting = agent == self.agent_selection
+        if self._kernel is not None:
+            tensor = np.empty(self._observation_shape, dtype=np.float32)
+            self._kernel.observe(self._s, seat, tensor)
+            if acting:
+                self._kernel.legal_mask(self._s, mask)
+        else:
+            state = self.spielwerk_state
+            if acting and not state.is_terminal():
+                mask[state.legal_ids(seat)] = 1
+            tensor = np.asarray(state.observation_tensor(seat), dtype=np.float32)
+        observed: dict[str, np.ndarray] = {"observation": tensor, "action_mask": mask}
+        self._observations[agent] = observed
+        return observed
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         self.state_ = self.game.new_state(self.num_players, seed=seed)
         self._chance_rng = random.Random(seed)
+        self._observations = {}
+        if self._kernel is not None:
+            from spielwerk.core.kernel_ops import generator
+
+            self._s = self._kernel.initial(self.game, self.num_players)
+            self._rng = generator(seed)
+            self._logged = 0
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -124,15 +168,40 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: give an action id, not None")
-        state = self.spielwerk_state
+        seat = self._seat[agent]
+        if self._kernel is not None:
+            self._kernel_step(seat, action)
+        else:
+            self.spielwerk_state.apply(int(action), player=seat)
         self._cumulative_rewards[agent] = 0.0
-        state.apply(int(action), player=self._seat[agent])
+        self._observations = {}
         self._advance()
         if self.render_mode == "human":
             self.render()
 
+    def _kernel_step(self, seat: int, action: int) -> None:
+        """Check and apply `action` in the kernel (IllegalAction, and nothing changes, if it is
+        not one of the seat's legal actions now)."""
+        kernel = self._kernel
+        assert kernel is not None
+        mask = self._mask
+        kernel.legal_mask(self._s, mask)
+        try:
+            legal = bool(mask[int(action)]) and int(action) >= 0
+        except (IndexError, TypeError, ValueError):
+            legal = False
+        if not legal or int(self._s[kernel.TO_MOVE]) != seat:
+            name = self.game.actions[int(action)] if _is_action(self.game, action) else action
+            raise IllegalAction(f"{name} is not legal for player {seat} now")
+        kernel.apply(self._s, int(action))
+        self._log[self._logged] = int(action)
+        self._logged += 1
+
     def _advance(self) -> None:
         """Resolve chance, then select who acts (or end the game and hand out the returns)."""
+        if self._kernel is not None:
+            self._advance_kernel()
+            return
         state = self.spielwerk_state
         while state.is_chance():
             state.apply(state.sample_chance(self._chance_rng))
@@ -150,11 +219,30 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         seat = min(to_move) if isinstance(to_move, frozenset) else to_move
         self.agent_selection = agent_name(seat)
 
+    def _advance_kernel(self) -> None:
+        kernel = self._kernel
+        assert kernel is not None
+        s = self._s
+        if s[kernel.TO_MOVE] == CHANCE:
+            self._logged = kernel.advance(s, self._rng, self._log, self._logged)
+        to_move = int(s[kernel.TO_MOVE])
+        if to_move == TERMINAL:
+            kernel.returns(s, self._returns)
+            for agent, seat in self._seat.items():
+                self.rewards[agent] = float(self._returns[seat])
+                self.terminations[agent] = True
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+            return
+        for agent in self.agents:
+            self.rewards[agent] = 0.0
+        self.agent_selection = self.possible_agents[to_move]
+
     def render(self) -> str | None:
         """The public table as text (`ansi` returns it, `human` prints it)."""
         if self.render_mode is None:
             return None
-        from spielwerk.cli.renderers import game_text
+        from spielwerk.core.text import game_text
 
         text = Text.from_markup(
             game_text(self.game.name).render_view(self.spielwerk_state.view(None))
@@ -168,13 +256,39 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
+def _observing_kernel(name: str) -> Any:
+    """The game's kernel module if it encodes observations and Numba is installed, else None."""
+    from importlib.util import find_spec
+
+    from spielwerk.core.kernel import available
+
+    if not available() or find_spec(f"spielwerk.games.{name}.kernel") is None:
+        return None
+    module = importlib.import_module(f"spielwerk.games.{name}.kernel")
+    return module if hasattr(module, "observe") else None
+
+
+def _is_action(game: spielwerk.Game, action: object) -> bool:
+    return isinstance(action, int | np.integer) and 0 <= int(action) < len(game.actions)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order checks, with `last` asked of the environment itself: the generic
+    `last` reads five attributes through the wrapper's forwarding `__getattr__`, which cost
+    more than the whole game step."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+
 def env(
     name: str, num_players: int | None = None, render_mode: str | None = None, **options: Any
 ) -> AECEnv:
     """The AEC environment of game `name` (PettingZoo's order checks included)."""
-    return wrappers.OrderEnforcingWrapper(
-        SpielwerkAECEnv(name, num_players, render_mode, **options)
-    )
+    return _OrderEnforcing(SpielwerkAECEnv(name, num_players, render_mode, **options))
 
 
 def raw_env(

@@ -27,7 +27,7 @@ import numpy as np
 from spielwerk.agents.base import Agent, Turn
 from spielwerk.core.actions import Action
 from spielwerk.core.kernel import available, kernel
-from spielwerk.core.kernel import seed as seed_kernels
+from spielwerk.core.kernel_ops import seed as seed_kernels
 from spielwerk.core.state import CHANCE, TERMINAL, State
 
 SIMULTANEOUS = -3

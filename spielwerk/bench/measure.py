@@ -203,3 +203,156 @@ def startup(code: str, runs: int) -> Figures:
     bare = statistics.median(once("pass") for _ in range(runs))
     total = statistics.median(once(code) for _ in range(runs))
     return {"seconds": max(0.0, total - bare), "interpreter_seconds": bare}
+
+
+# ---------------------------------------------------------------------- issue 21: the kernels
+def public_api_game(game: spielwerk.Game, players: int, seed: int) -> int:
+    """One random game through the public API only: `legal_actions()`, `chance_outcomes()` and
+    a checked `apply(Action)`, as a newcomer writes it; returns its number of steps."""
+    state = game.new_state(players, seed=seed)
+    rand = random.Random(seed).random
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[int(rand() * len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[int(rand() * len(legal))])
+        steps += 1
+    return steps
+
+
+def spielwerk_public_api(name: str, players: int, budget: float, min_games: int = 20) -> Figures:
+    game = spielwerk.load(name)
+    return _timed_games(lambda seed: public_api_game(game, players, seed), budget, min_games)
+
+
+def kernel_mcts(name: str, players: int, iterations: int) -> Figures:
+    """spielwerk's compiled information-set MCTS (random rollouts) from the mid-game position
+    of `spielwerk_mcts`, after one warm-up search (compiled code loaded)."""
+    from spielwerk.agents.kernel_mcts import KernelMCTSAgent
+
+    state = mid_game_state(name, players)
+    seat = state.to_move
+    assert isinstance(seat, int)
+    turn = make_turn(state, seat, True, random.Random(0))
+    KernelMCTSAgent(name, iterations=10, seed=1).act(turn)
+    agent = KernelMCTSAgent(name, iterations=iterations, seed=0)
+    start = time.perf_counter()
+    agent.act(turn)
+    elapsed = time.perf_counter() - start
+    return {
+        "iterations": agent.last_iterations,
+        "iterations_per_s": agent.last_iterations / elapsed,
+    }
+
+
+def openspiel_cpp_ismcts(name: str, iterations: int, decisions: int = 20) -> Figures:
+    """OpenSpiel's C++ `ISMCTSBot` (random rollouts, UCT c = 2) on its own C++ game, from the
+    position after `decisions` random decisions, with the same budget."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    made = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+            continue
+        if made >= decisions:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+        made += 1
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+    final = pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT
+    pyspiel.ISMCTSBot(0, evaluator, 2.0, 10, -1, final, False, False).step(state)  # warm-up
+    bot = pyspiel.ISMCTSBot(0, evaluator, 2.0, iterations, -1, final, False, False)
+    start = time.perf_counter()
+    bot.step(state)
+    elapsed = time.perf_counter() - start
+    return {"iterations": iterations, "iterations_per_s": iterations / elapsed}
+
+
+def pettingzoo_aec(name: str, players: int, budget: float) -> Figures:
+    """Agent-steps per second of random games through `spielwerk.adapters.pettingzoo.env` (the
+    AEC loop with PettingZoo's order checks): `last()`, a random legal action from the mask,
+    `step()`."""
+    import numpy as np
+
+    from spielwerk.adapters.pettingzoo import env
+
+    environment = env(name, num_players=players)
+    _aec_loop(environment, 0.0, np)  # warm-up: the kernel's compiled code loaded
+    return _aec_loop(environment, budget, np)
+
+
+def _aec_loop(environment: Any, budget: float, np: Any) -> Figures:
+    rand = random.Random(0).random
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget or games < 2:
+        environment.reset(seed=games)
+        for _agent in environment.agent_iter():
+            observation, _, termination, truncation, _ = environment.last()
+            if termination or truncation:
+                environment.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            environment.step(int(legal[int(rand() * len(legal))]))
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games": games, "agent_steps": steps, "agent_steps_per_s": steps / elapsed}
+
+
+def pettingzoo_leduc(budget: float) -> Figures | None:
+    """PettingZoo's own Leduc Hold'em (classic) with the same loop, if it can be loaded."""
+    try:
+        import numpy as np
+        from pettingzoo.classic import leduc_holdem_v4
+    except Exception:  # rlcard missing: no anchor
+        return None
+    return _aec_loop(leduc_holdem_v4.env(), budget, np)
+
+
+def vector_env(name: str, players: int, envs: int, budget: float) -> Figures:
+    """Agent-steps per second of `spielwerk.vector.VectorEnv` with uniformly random legal
+    actions (the compiled `random_actions`), buffers not copied, one core."""
+    from spielwerk.vector import VectorEnv
+
+    environment = VectorEnv(name, num_envs=envs, num_players=players)
+    environment.reset(seed=0)
+    actions = environment.random_actions()
+    environment.step(actions)  # warm-up
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget:
+        for _ in range(10):
+            environment.random_actions(actions)
+            environment.step(actions)
+        steps += 10 * envs
+    elapsed = time.perf_counter() - start
+    return {"envs": envs, "agent_steps": steps, "agent_steps_per_s": steps / elapsed}
+
+
+def kernel_start(cold: bool) -> Figures:
+    """Seconds for a fresh interpreter to compile (`cold`: an empty cache directory) or load
+    (the cache filled) every kernel and kernel search: `python -m spielwerk.agents.kernel_mcts`."""
+    import os
+    import tempfile
+
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as scratch:
+        if cold:
+            env["SPIELWERK_CACHE_DIR"] = scratch
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "spielwerk.agents.kernel_mcts"],
+            check=True,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+        return {"seconds": time.perf_counter() - start}

@@ -24,8 +24,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-import numpy as np
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -67,33 +65,3 @@ def kernel(fn: F) -> F:
     finally:
         setattr(config, "CACHE_DIR", previous)  # noqa: B010
     return cast(F, compiled)
-
-
-@kernel
-def popcount(x: int) -> int:
-    """Set bits of a non-negative 64-bit mask."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF  # int64 wraps: keep the top byte
-
-
-@kernel
-def lowest_bit(x: int) -> int:
-    """Index of the lowest set bit of a non-zero mask."""
-    return popcount((x & -x) - 1)
-
-
-@kernel
-def nth_bit(x: int, n: int) -> int:
-    """Index of the `n`-th (from 0) set bit of the mask, lowest first."""
-    for _ in range(n):
-        x &= x - 1
-    return lowest_bit(x)
-
-
-@kernel
-def seed(value: int) -> None:
-    """Seed the random numbers of every kernel (Numba keeps one generator per thread, shared by
-    all compiled functions)."""
-    np.random.seed(value)

@@ -127,14 +127,14 @@ class State(ABC):
         return isinstance(self.to_move, frozenset)
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        table = self.game.actions
-        return [table[i] for i in self.legal_ids(player)]
+        # The game's interned Action objects, looked up by id: nothing is built per call.
+        return [*map(self.game.actions.actions.__getitem__, self.legal_ids(player))]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.to_move != CHANCE:
             raise IllegalAction("chance_outcomes() is only defined at a chance node")
-        table = self.game.actions
-        return [(table[i], p) for i, p in self.chance_ids()]
+        actions = self.game.actions.actions
+        return [(actions[i], p) for i, p in self.chance_ids()]
 
     def sample_chance(self, rng: random.Random | None = None) -> Action:
         """A random outcome of the pending chance event (not applied).
@@ -186,6 +186,11 @@ class State(ABC):
     # ------------------------------------------------------------------ helpers
     def _resolve(self, action: Action | int | Mapping[str, Any]) -> int:
         table = self.game.actions
+        if type(action) is Action:
+            # Fast path: one of the game's own interned actions (what legal_actions returns).
+            action_id = action.id
+            if 0 <= action_id < len(table.actions) and table.actions[action_id] is action:
+                return action_id
         if isinstance(action, Action):
             if not (0 <= action.id < len(table)) or table[action.id] != action:
                 raise IllegalAction(f"{action} is not an action of {self.game.name}")

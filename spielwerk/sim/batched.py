@@ -47,7 +47,7 @@ def batched_simulator(name: str) -> BatchedSimulator | None:
 
 
 def simulator_kind(name: str) -> str | None:
-    """"kernel" (compiled, Numba), "numpy", or None: how game `name` plays batched games."""
+    """ "kernel" (compiled, Numba), "numpy", or None: how game `name` plays batched games."""
     from spielwerk.core.kernel import available
 
     for kind, module in (("kernel", "kernel"), ("numpy", "batched")):

@@ -110,3 +110,33 @@ def test_ansi_render_shows_the_public_table() -> None:
     text = e.render()
     assert isinstance(text, str) and text.strip()
     assert "[" not in text.splitlines()[0] or "]" in text  # markup is rendered, not printed raw
+
+
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [("witches", 2), ("witches", 6), ("inkheart_dice", 2), ("inkheart_dice", 4)],
+)
+def test_kernel_observations_are_the_engines_tensors_at_every_step(name: str, players: int) -> None:
+    """Games with a kernel encode observations straight from the kernel state: at every step of
+    random games, every agent's observation equals the engine's `observation_tensor` (built from
+    the seat's view, so it holds only what the seat may know) and the acting agent's mask is
+    exactly its legal actions."""
+    e = raw_env(name, num_players=players)
+    for seed in range(4):
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for agent in e.agent_iter():
+            observation, _, termination, truncation, _ = e.last()
+            state = e.spielwerk_state
+            for other in e.agents:
+                seat = int(other.split("_")[1])
+                expected = np.asarray(state.observation_tensor(seat), dtype=np.float32)
+                assert np.array_equal(e.observe(other)["observation"], expected)
+            if termination or truncation:
+                e.step(None)
+                continue
+            seat = int(agent.split("_")[1])
+            legal = np.flatnonzero(observation["action_mask"])
+            assert legal.tolist() == sorted(state.legal_ids(seat))
+            e.step(int(rng.choice(legal)))
+        assert e.spielwerk_state.is_terminal()

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import spielwerk
-from spielwerk.core.kernel import seed as seed_kernels
+from spielwerk.core.kernel_ops import seed as seed_kernels
 
 kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts", reason="needs numba")
 

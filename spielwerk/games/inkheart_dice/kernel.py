@@ -13,8 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.batch import BatchResult
-from spielwerk.core.kernel import kernel, lowest_bit, nth_bit, popcount, seed
+from spielwerk.core.kernel import kernel
+from spielwerk.core.kernel_ops import lowest_bit, nth_bit, popcount, seed, uniform
 from spielwerk.core.state import CHANCE, TERMINAL
+from spielwerk.games.inkheart_dice import observation
 from spielwerk.games.inkheart_dice.actions import (
     DRAW,
     END_TURN,
@@ -41,6 +43,7 @@ from spielwerk.games.inkheart_dice.state import (
     PILE_EMPTY,
     REFILL,
     REROLL_DICE,
+    REROLL_NAMES,
     ROLL_DICE,
     SECOND_DIE,
     SETUP,
@@ -203,14 +206,20 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
 
 
 @kernel
-def sample_chance(s: np.ndarray) -> int:
+def chance_from(s: np.ndarray, u: float) -> int:
+    """The pending chance outcome for a uniform number `u` in [0, 1)."""
     phase = s[PHASE]
     if phase == ROLL_DICE or (phase == REROLL_DICE and s[REROLL_WHICH] == BOTH_DICE):
-        return ROLL + int(np.random.random() * ROLLS)
+        return ROLL + int(u * ROLLS)
     if phase == REROLL_DICE:
-        return ROLL_DIE + int(np.random.random() * FACES)
+        return ROLL_DIE + int(u * FACES)
     pool = s[POOL]
-    return DRAW + nth_bit(pool, int(np.random.random() * popcount(pool)))
+    return DRAW + nth_bit(pool, int(u * popcount(pool)))
+
+
+@kernel
+def sample_chance(s: np.ndarray) -> int:
+    return chance_from(s, np.random.random())
 
 
 # ---------------------------------------------------------------------- applying actions
@@ -488,3 +497,111 @@ def final_scores(s: np.ndarray) -> np.ndarray:
     for p in range(s[N]):
         scores[p] = score(s[SAFE + p])
     return scores
+
+
+# ---------------------------------------------------------------------- environments
+@kernel
+def advance(s: np.ndarray, rng: np.ndarray, log: np.ndarray, logged: int) -> int:
+    """Resolve chance until a decision or the end, drawing from the private generator `rng`;
+    each chance action is appended to `log` from `logged` on. Returns the new log length."""
+    while s[TO_MOVE] == CHANCE:
+        action = chance_from(s, uniform(rng))
+        apply(s, action)
+        log[logged] = action
+        logged += 1
+    return logged
+
+
+@kernel
+def legal_mask(s: np.ndarray, out: np.ndarray) -> None:
+    """`out[a]` = 1 for each legal player action `a` of the seat to move, else 0."""
+    out[:] = 0
+    if s[TO_MOVE] < 0:
+        return
+    ids = np.empty(MAX_LEGAL, dtype=np.int64)
+    for i in range(legal(s, ids)):
+        out[ids[i]] = 1
+
+
+# Offsets of the observation tensor's blocks (spielwerk/games/inkheart_dice/observation.py).
+_AT = observation.LAYOUT.offsets
+O_CENTRE, O_UNSAFE, O_SAFE, O_HEARTS = _AT["centre"], _AT["unsafe"], _AT["safe"], _AT["hearts"]
+O_SCORES, O_DISCARDED, O_SEATED = _AT["scores"], _AT["castle_discarded"], _AT["seated"]
+O_TO_MOVE, O_CURRENT, O_DICE, O_REROLLED = (
+    _AT["to_move"],
+    _AT["current"],
+    _AT["dice"],
+    _AT["rerolled"],
+)
+O_REROLLING, O_PHASE, O_PILE, O_TURN = _AT["rerolling"], _AT["phase"], _AT["draw_pile"], _AT["turn"]
+OBSERVATION_SIZE = observation.LAYOUT.size
+REROLLING_INDEX = np.array(
+    [observation.REROLLING.index(REROLL_NAMES[w]) for w in (FIRST_DIE, SECOND_DIE, BOTH_DICE)],
+    dtype=np.int64,
+)
+
+
+@kernel
+def _put_cards(out: np.ndarray, at: int, cards: int) -> None:
+    while cards:
+        out[at + lowest_bit(cards)] = 1.0
+        cards &= cards - 1
+
+
+@kernel
+def _castle_discarded(safe: int) -> bool:
+    points = hearts = plus_points = plus_hearts = 0
+    cards = safe
+    while cards:
+        card = lowest_bit(cards)
+        cards &= cards - 1
+        points += VALUES[card]
+        hearts += HEARTS[card]
+        if VALUES[card] > 0:
+            plus_points += VALUES[card]
+            plus_hearts += HEARTS[card]
+    return plus_points * plus_hearts > points * (hearts + CASTLE_HEARTS)
+
+
+@kernel
+def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
+    """The observation tensor of seat `viewer` (exactly `InkheartDiceState.observation_tensor`:
+    everything but the pile's order is public), written into `out`."""
+    n = s[N]
+    out[:] = 0.0
+    _put_cards(out, O_CENTRE, s[CENTRE])
+    for p in range(n):
+        rel = (p - viewer) % n
+        safe = s[SAFE + p]
+        _put_cards(out, O_UNSAFE + rel * NUM_CARDS, s[UNSAFE + p])
+        _put_cards(out, O_SAFE + rel * NUM_CARDS, safe)
+        hearts = CASTLE_HEARTS
+        cards = safe
+        while cards:
+            hearts += HEARTS[lowest_bit(cards)]
+            cards &= cards - 1
+        out[O_HEARTS + rel] = hearts / observation.HEART_SCALE
+        out[O_SCORES + rel] = score(safe) / observation.SCORE_SCALE
+        out[O_DISCARDED + rel] = 1.0 if _castle_discarded(safe) else 0.0
+        out[O_SEATED + rel] = 1.0
+    to_move = s[TO_MOVE]
+    if to_move >= 0:
+        out[O_TO_MOVE + (to_move - viewer) % n] = 1.0
+    elif to_move == CHANCE:
+        out[O_TO_MOVE + SEATS] = 1.0
+    else:
+        out[O_TO_MOVE + SEATS + 1] = 1.0
+    phase = s[PHASE]
+    playing = phase != SETUP and phase != OVER
+    if playing:
+        out[O_CURRENT + (s[CURRENT] - viewer) % n] = 1.0
+    if s[DIE_A]:
+        out[O_DICE + s[DIE_A] - 1] = 1.0
+        out[O_DICE + observation.DIE_FACES + s[DIE_B] - 1] = 1.0
+    out[O_REROLLED] = 1.0 if s[REROLLED] else 0.0
+    if s[REROLL_WHICH] != NO_REROLL:
+        out[O_REROLLING + REROLLING_INDEX[s[REROLL_WHICH]]] = 1.0
+    out[O_PHASE + phase] = 1.0
+    out[O_PILE] = popcount(s[POOL]) / NUM_CARDS
+    turn = s[TURNS] + 1 if playing else s[TURNS]
+    out[O_TURN] = turn / s[MAX_TURNS]

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.batch import BatchResult
-from spielwerk.core.kernel import kernel, seed
+from spielwerk.core.kernel import kernel
+from spielwerk.core.kernel_ops import seed
 from spielwerk.core.state import CHANCE, TERMINAL
 from spielwerk.games.isolde.actions import (
     BONUS,

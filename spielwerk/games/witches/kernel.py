@@ -14,8 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.batch import BatchResult
-from spielwerk.core.kernel import kernel, lowest_bit, nth_bit, popcount, seed
+from spielwerk.core.kernel import kernel
+from spielwerk.core.kernel_ops import lowest_bit, nth_bit, popcount, seed, uniform
 from spielwerk.core.state import CHANCE, TERMINAL
+from spielwerk.games.witches import observation
 from spielwerk.games.witches.actions import CHANGE_TRUMP, DRAW, KEEP_TRUMP, NUM_CARDS
 from spielwerk.games.witches.game import WitchesGame
 from spielwerk.games.witches.params import PARAMS
@@ -176,10 +178,16 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
 
 
 @kernel
+def chance_from(s: np.ndarray, u: float) -> int:
+    """The pending chance draw for a uniform number `u` in [0, 1): a card from the pool."""
+    pool = s[POOL]
+    return DRAW + nth_bit(pool, int(u * popcount(pool)))
+
+
+@kernel
 def sample_chance(s: np.ndarray) -> int:
     """A uniformly random card from the pool (the pending chance draw)."""
-    pool = s[POOL]
-    return DRAW + nth_bit(pool, int(np.random.random() * popcount(pool)))
+    return chance_from(s, np.random.random())
 
 
 # ---------------------------------------------------------------------- applying actions
@@ -496,3 +504,95 @@ def max_game_steps(game: WitchesGame) -> int:
 def final_scores(s: np.ndarray) -> np.ndarray:
     scores: np.ndarray = s[SCORES : SCORES + s[N]]
     return scores
+
+
+# ---------------------------------------------------------------------- environments
+@kernel
+def advance(s: np.ndarray, rng: np.ndarray, log: np.ndarray, logged: int) -> int:
+    """Resolve chance until a decision or the end, drawing from the private generator `rng`;
+    each chance action is appended to `log` from `logged` on. Returns the new log length."""
+    while s[TO_MOVE] == CHANCE:
+        action = chance_from(s, uniform(rng))
+        apply(s, action)
+        log[logged] = action
+        logged += 1
+    return logged
+
+
+@kernel
+def legal_mask(s: np.ndarray, out: np.ndarray) -> None:
+    """`out[a]` = 1 for each legal player action `a` of the seat to move, else 0."""
+    out[:] = 0
+    if s[TO_MOVE] < 0:
+        return
+    ids = np.empty(MAX_LEGAL, dtype=np.int64)
+    for i in range(legal(s, ids)):
+        out[ids[i]] = 1
+
+
+# Offsets of the observation tensor's blocks (spielwerk/games/witches/observation.py).
+_AT = observation.LAYOUT.offsets
+O_HAND, O_KNOWN, O_CAPTURED, O_TRICK = (
+    _AT["hand"],
+    _AT["known_in_hands"],
+    _AT["captured"],
+    _AT["trick"],
+)
+O_PLAYED, O_TRUMP, O_TRUMP_PILE = _AT["played"], _AT["trump"], _AT["trump_pile"]
+O_SIZES, O_SCORES, O_SEATED, O_TO_MOVE = (
+    _AT["hand_sizes"],
+    _AT["scores"],
+    _AT["seated"],
+    _AT["to_move"],
+)
+O_LEADER, O_WINNER, O_PHASE = _AT["leader"], _AT["trick_winner"], _AT["phase"]
+O_PILE, O_END, O_WHEEL = _AT["draw_pile"], _AT["end_phase"], _AT["descending_wheel"]
+OBSERVATION_SIZE = observation.LAYOUT.size
+SCORE_SCALE = observation.SCORE_SCALE
+
+
+@kernel
+def _put_cards(out: np.ndarray, at: int, cards: int) -> None:
+    while cards:
+        out[at + lowest_bit(cards)] = 1.0
+        cards &= cards - 1
+
+
+@kernel
+def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
+    """The observation tensor of seat `viewer` (exactly `WitchesState.observation_tensor`,
+    which encodes the seat's view: only what it may know), written into `out`."""
+    n = s[N]
+    out[:] = 0.0
+    _put_cards(out, O_HAND, s[HANDS + viewer])
+    for p in range(n):
+        rel = (p - viewer) % n
+        _put_cards(out, O_KNOWN + rel * NUM_CARDS, s[KNOWN + p])
+        _put_cards(out, O_CAPTURED + rel * NUM_CARDS, s[CAPTURED + p])
+        out[O_SIZES + rel] = popcount(s[HANDS + p]) / HAND
+        out[O_SCORES + rel] = s[SCORES + p] / SCORE_SCALE
+        out[O_SEATED + rel] = 1.0
+    phase = s[PHASE]
+    if phase == PLAY_CARDS or phase == CHOOSE_TRUMP:  # noqa: SIM109 - plain ints for Numba
+        for i in range(s[TRICK_LEN]):
+            rel = (s[ORDER + i] - viewer) % n
+            out[O_TRICK + rel * NUM_CARDS + s[TRICK + i]] = 1.0
+        out[O_LEADER + (s[LEADER] - viewer) % n] = 1.0
+    if phase == CHOOSE_TRUMP:
+        out[O_WINNER + (s[WINNER] - viewer) % n] = 1.0
+    _put_cards(out, O_PLAYED, s[PLAYED])
+    for i in range(s[PILE]):
+        out[O_TRUMP_PILE + s[TRUMPS + i]] = 1.0
+    if s[PILE]:
+        out[O_TRUMP + s[TRUMPS + s[PILE] - 1]] = 1.0
+    to_move = s[TO_MOVE]
+    if to_move >= 0:
+        out[O_TO_MOVE + (to_move - viewer) % n] = 1.0
+    elif to_move == CHANCE:
+        out[O_TO_MOVE + SEATS] = 1.0
+    else:
+        out[O_TO_MOVE + SEATS + 1] = 1.0
+    out[O_PHASE + phase] = 1.0
+    out[O_PILE] = popcount(s[POOL]) / NUM_CARDS
+    out[O_END] = 1.0 if s[END_PHASE] else 0.0
+    out[O_WHEEL] = 1.0 if s[DESCENDING] else 0.0
