@@ -14,7 +14,8 @@
   pending choice, so the game stays exactly the same for every player.
 - Information state string: the seat's perfect-recall log, every action of the history as that
   seat may see it (`State.describe`); observation string: the seat's view as JSON; observation
-  tensor: `State.observation_tensor`.
+  tensor: `State.observation_tensor`; information state tensor (for NFSP, Deep CFR, ...): the
+  observation tensor followed by how often the seat has taken each of its actions so far.
 - `resample_from_infostate` is spielwerk's `resample`, so OpenSpiel's ISMCTS bot searches
   without seeing hidden cards.
 - Returns are spielwerk's (a win or its share): utilities in [0, 1].
@@ -189,24 +190,41 @@ class PerfectRecall:
 
 
 class SpielwerkObserver:
-    """OpenSpiel's PyObserver interface: the observation tensor (with named pieces) and strings.
-    With perfect recall the string is the information state and the tensor is empty (spielwerk
-    games provide no information-state tensor)."""
+    """OpenSpiel's PyObserver interface: tensors (with named pieces) and strings.
+
+    Without perfect recall: the observation tensor and the view as JSON. With perfect recall
+    (the information state): the seat's log as the string, and as the tensor the observation
+    tensor followed by `own_actions`, how often the seat has taken each player action so far.
+    Both parts depend only on what the seat knows (its view, its own moves), so states the seat
+    cannot tell apart give the same tensor; the tensor is not a complete encoding of the log
+    (the string is), but a fixed-size input for the learning algorithms that need one."""
 
     def __init__(self, game: Game, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
         layout = game.observation_layout
-        if perfect_recall or layout is None:
+        self.layout = layout
+        if layout is None:
             self.tensor = np.zeros(0, np.float32)
             self.dict: dict[str, np.ndarray] = {}
-        else:
-            self.tensor = np.zeros(layout.size, np.float32)
-            self.dict = {name: self.tensor[layout.slice(name)] for name, _ in layout.fields}
+            return
+        own = game.num_distinct_actions if perfect_recall else 0
+        self.tensor = np.zeros(layout.size + own, np.float32)
+        self.dict = {name: self.tensor[layout.slice(name)] for name, _ in layout.fields}
+        if perfect_recall:
+            self.dict["own_actions"] = self.tensor[layout.size :]
 
     def set_from(self, state: SpielwerkOpenSpielState, player: int) -> None:
-        if not self.perfect_recall:
-            self.tensor[:] = state.inner.observation_tensor(player)
+        if self.layout is None:
+            return
+        size = self.layout.size
+        self.tensor[:size] = state.inner.observation_tensor(player)
+        if self.perfect_recall:
+            own = self.tensor[size:]
+            own[:] = 0.0
+            for actor, action_id in state.inner.history:
+                if actor == player:
+                    own[action_id] += 1.0
 
     def string_from(self, state: SpielwerkOpenSpielState, player: int) -> str:
         if self.perfect_recall:
@@ -229,7 +247,7 @@ def _game_type(cls: type[Game]) -> Any:
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=defaults,

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from rich.text import Text
@@ -254,6 +254,168 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+class SpielwerkParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """One spielwerk game as a PettingZoo Parallel environment: every seat that decides now
+    acts in the same step (all seats at once in Isolde's draft, one seat elsewhere).
+
+    `step` takes a dict of actions; the actions of seats with nothing to decide (an all-zero
+    mask) are ignored. Every deciding seat's action is checked before any is applied: an
+    illegal or missing one raises `spielwerk.IllegalAction` and changes nothing. Observations
+    are taken before anyone acts, so no seat sees another's pick of the same step."""
+
+    def __init__(
+        self,
+        name: str,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.game = spielwerk.load(name, **options)
+        self.num_players = self.game.min_players if num_players is None else num_players
+        self.game.new_state(self.num_players, seed=0)  # checks the player count and options
+        if render_mode is not None and render_mode not in SpielwerkAECEnv.RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be one of {', '.join(SpielwerkAECEnv.RENDER_MODES)}"
+            )
+        self.render_mode = render_mode
+        self.metadata: dict[str, Any] = {
+            "name": f"spielwerk_{name}_parallel_v0",
+            "render_modes": list(SpielwerkAECEnv.RENDER_MODES),
+            "is_parallelizable": True,
+        }
+        self.possible_agents = [agent_name(seat) for seat in range(self.num_players)]
+        self.agents: list[str] = []
+        actions = self.game.num_distinct_actions
+        observation = spaces.Box(
+            low=-np.inf, high=np.inf, shape=self.game.observation_shape, dtype=np.float32
+        )
+        mask = spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8)
+        self.observation_spaces = {
+            agent: spaces.Dict({"observation": observation, "action_mask": mask})
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self.state_: State | None = None
+        self._chance_rng = random.Random()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def spielwerk_state(self) -> State:
+        """The underlying spielwerk state (the whole truth: not for the agents)."""
+        if self.state_ is None:
+            raise RuntimeError("call reset() first")
+        return self.state_
+
+    def deciding(self) -> list[int]:
+        """The seats that act in the next step."""
+        to_move = self.spielwerk_state.to_move
+        if isinstance(to_move, frozenset):
+            return sorted(to_move)
+        return [to_move] if to_move >= 0 else []
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        self.state_ = self.game.new_state(self.num_players, seed=seed)
+        self._chance_rng = random.Random(seed)
+        self.agents = self.possible_agents[:]
+        self._resolve_chance()
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, Any],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        state = self.spielwerk_state
+        if state.is_terminal():
+            raise IllegalAction("the game is over: call reset()")
+        chosen: list[tuple[int, int]] = []
+        for seat in self.deciding():
+            agent = agent_name(seat)
+            if actions.get(agent) is None:
+                raise IllegalAction(f"{agent} must act now: give it an action id")
+            action = int(actions[agent])
+            if action not in state.legal_ids(seat):
+                raise IllegalAction(f"action {action} is not legal for player {seat} now")
+            chosen.append((seat, action))
+        for seat, action in chosen:
+            state.apply(action, player=seat)
+        self._resolve_chance()
+        agents = self.agents
+        over = state.is_terminal()
+        returns = state.returns() if over else [0.0] * self.num_players
+        rewards = {agent: float(returns[self._index(agent)]) for agent in agents}
+        observations = self._observations()
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, False)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def _index(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def _resolve_chance(self) -> None:
+        state = self.spielwerk_state
+        while state.is_chance():
+            state.apply(state.sample_chance(self._chance_rng))
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        state = self.spielwerk_state
+        deciding = set(self.deciding())
+        out: dict[str, dict[str, np.ndarray]] = {}
+        for agent in self.agents:
+            seat = self._index(agent)
+            mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+            if seat in deciding:
+                mask[state.legal_ids(seat)] = 1
+            out[agent] = {
+                "observation": np.asarray(state.observation_tensor(seat), dtype=np.float32),
+                "action_mask": mask,
+            }
+        return out
+
+    def render(self) -> str | None:
+        """The public table as text (`ansi` returns it, `human` prints it)."""
+        if self.render_mode is None:
+            return None
+        from spielwerk.core.text import game_text
+
+        text = Text.from_markup(
+            game_text(self.game.name).render_view(self.spielwerk_state.view(None))
+        ).plain
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(
+    name: str, num_players: int | None = None, render_mode: str | None = None, **options: Any
+) -> SpielwerkParallelEnv:
+    """The Parallel environment of game `name`: simultaneous decisions (Isolde's draft) are
+    taken in one step by every deciding seat."""
+    return SpielwerkParallelEnv(name, num_players, render_mode, **options)
 
 
 def _observing_kernel(name: str) -> Any:

@@ -3,6 +3,8 @@ and OpenSpiel's MCTS and ISMCTS bots play it."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pyspiel
 import pytest
@@ -133,3 +135,32 @@ def test_mcts_bot_plays_inkheart_dice() -> None:
     )  # fmt: skip
     state = play(game, {0: bot}, seed=5)
     assert state.is_terminal()
+
+
+@pytest.mark.parametrize("name", games_under_test())
+def test_information_state_tensor_is_the_seats_own(name: str) -> None:
+    """Every game provides an information-state tensor (NFSP, Deep CFR): the observation tensor
+    and the seat's own action counts. A state the seat cannot tell apart (a resample) gives it
+    the same tensor; another seat's tensor counts only that seat's moves."""
+    players = spielwerk.load(name).min_players
+    game = pyspiel.load_game(f"spielwerk_{name}(players={players})")
+    assert game.get_type().provides_information_state_tensor
+    rng = np.random.default_rng(4)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal() and (decisions < 25 or state.is_chance_node()):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            decisions += 1
+    seat = max(state.current_player(), 0)
+    tensor = np.asarray(state.information_state_tensor(seat))
+    assert tensor.shape == tuple(game.information_state_tensor_shape())
+    size = game.observation_tensor_size()
+    assert tensor[:size] == pytest.approx(np.asarray(state.observation_tensor(seat)))
+    moves = sum(1 for actor, _ in state.inner.history if actor == seat)
+    assert tensor[size:].sum() == moves
+    other = state.resample_from_infostate(seat, random.Random(1).random)
+    assert np.asarray(other.information_state_tensor(seat)) == pytest.approx(tensor)

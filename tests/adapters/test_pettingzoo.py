@@ -140,3 +140,45 @@ def test_kernel_observations_are_the_engines_tensors_at_every_step(name: str, pl
             assert legal.tolist() == sorted(state.legal_ids(seat))
             e.step(int(rng.choice(legal)))
         assert e.spielwerk_state.is_terminal()
+
+
+@pytest.mark.parametrize(("name", "players"), [("isolde", 2), ("isolde", 5), ("witches", 3)])
+def test_parallel_api_test(name: str, players: int) -> None:
+    from pettingzoo.test import parallel_api_test
+
+    from spielwerk.adapters.pettingzoo import parallel_env
+
+    parallel_api_test(parallel_env(name, num_players=players), num_cycles=1000)
+
+
+def test_parallel_draft_takes_every_pick_in_one_step_without_showing_them() -> None:
+    """Isolde's draft through the Parallel API: all seats pick in the same step, each from
+    observations taken before anyone picked; a step missing a pick raises and changes nothing;
+    the game plays to the end with the returns as final rewards."""
+    from spielwerk.adapters.pettingzoo import parallel_env
+
+    e = parallel_env("isolde", num_players=3)
+    observations, _ = e.reset(seed=4)
+    assert e.deciding() == [0, 1, 2]  # the first draft step
+    assert all(observations[a]["action_mask"].any() for a in e.agents)
+    before = e.spielwerk_state.to_record()
+    with pytest.raises(spielwerk.IllegalAction, match="player_1 must act"):
+        e.step({"player_0": int(np.flatnonzero(observations["player_0"]["action_mask"])[0])})
+    assert e.spielwerk_state.to_record() == before
+    rng = np.random.default_rng(4)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    simultaneous_steps = 0
+    while e.agents:
+        deciding = e.deciding()
+        simultaneous_steps += len(deciding) > 1
+        actions = {
+            agent: int(rng.choice(np.flatnonzero(observations[agent]["action_mask"])))
+            for agent in e.agents
+            if observations[agent]["action_mask"].any()
+        }
+        assert sorted(int(a.split("_")[1]) for a in actions) == deciding
+        observations, rewards, terminations, _, _ = e.step(actions)
+        for agent, reward in rewards.items():
+            totals[agent] += reward
+    assert simultaneous_steps == 6 * 4  # four picks a round for six rounds, all seats at once
+    assert list(totals.values()) == pytest.approx(e.spielwerk_state.returns())
