@@ -148,26 +148,14 @@ def value(game: int, s: np.ndarray, score_weight: float, out: np.ndarray) -> Non
 
 @kernel
 def rollout(game: int, s: np.ndarray) -> None:
-    """Uniformly random play to the end, in place (chance drawn as likely as it is)."""
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    while True:
-        mover = to_move(game, s)
-        if mover == TERMINAL:
-            return
-        if mover == CHANCE:
-            apply(game, s, sample_chance(game, s))
-        elif mover == SIMULTANEOUS:
-            mask = deciding(game, s)
-            seat = 0
-            while mask:
-                if mask & 1:
-                    count = legal(game, s, seat, out)
-                    apply(game, s, out[int(np.random.random() * count)])
-                mask >>= 1
-                seat += 1
-        else:
-            count = legal(game, s, mover, out)
-            apply(game, s, out[int(np.random.random() * count)])
+    """Uniformly random play to the end, in place (chance drawn as likely as it is; in a
+    simultaneous step the seats pick lowest first): each game's own compiled rollout."""
+    if game == WITCHES:
+        witches.rollout(s)
+    elif game == INKHEART_DICE:
+        inkheart_dice.rollout(s)
+    else:
+        isolde.rollout(s)
 
 
 # ---------------------------------------------------------------------- the tree

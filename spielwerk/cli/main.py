@@ -393,8 +393,12 @@ def simulate(
                 "batched simulator"
             )
     if batched is not False and can_batch(specs, backend, game):
-        from spielwerk.sim.batched import simulator_kind
+        from spielwerk.sim.batched import simulator_kind, warm_up
 
+        try:
+            warm_up(game)  # compiled code loaded before the games are announced as started
+        except KeyboardInterrupt:
+            _fail("interrupted before any game was played", 130, "stopped")
         kind = "compiled kernel" if simulator_kind(game) == "kernel" else "NumPy"
         how = f"batched simulator ({kind})"
     elif backend == "ray":

@@ -38,16 +38,27 @@ def import_object(path: str) -> Any:
 
 
 def game_class(name: str) -> type[Game]:
+    from spielwerk.games import BUILTIN_GAMES
+
+    if name in BUILTIN_GAMES and not _registry.cache_info().currsize:
+        # No entry-point scan for a built-in game (importlib.metadata is slow to import and to
+        # search): built-ins take precedence over entry points of the same name anyway.
+        return _resolve(name, BUILTIN_GAMES[name])
     games = _registry()
     if name not in games:
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(sorted(games))})")
     source = games[name]
     if isinstance(source, str):
-        cls = import_object(source)
-        if not (isinstance(cls, type) and issubclass(cls, Game)) or cls.name != name:
-            raise UnknownGame(f"{source!r} registered as {name!r} is not that game's Game class")
-        games[name] = source = cls
+        games[name] = source = _resolve(name, source)
     return source
+
+
+def _resolve(name: str, source: str) -> type[Game]:
+    """The Game class "module:Class" names, checked to be game `name`'s."""
+    cls = import_object(source)
+    if not (isinstance(cls, type) and issubclass(cls, Game)) or cls.name != name:
+        raise UnknownGame(f"{source!r} registered as {name!r} is not that game's Game class")
+    return cls
 
 
 def list_games() -> list[str]:

@@ -46,6 +46,14 @@ def batched_simulator(name: str) -> BatchedSimulator | None:
     return simulate
 
 
+def warm_up(name: str) -> None:
+    """Play one batched game of `name`: a compiled simulator loads (or compiles) its code now."""
+    simulate = batched_simulator(name)
+    if simulate is not None:
+        game = load(name)
+        simulate(game, game.min_players, 1, np.random.default_rng(0))
+
+
 def simulator_kind(name: str) -> str | None:
     """ "kernel" (compiled, Numba), "numpy", or None: how game `name` plays batched games."""
     from spielwerk.core.kernel import available

@@ -404,19 +404,40 @@ def determinize(s: np.ndarray, seat: int) -> None:
 
 @kernel
 def rollout(s: np.ndarray) -> int:
-    """Play uniformly at random to the end, in place; returns the number of player decisions."""
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    """Play uniformly at random to the end, in place; returns the number of player decisions.
+
+    The same choices as drawing from `legal` (a card of the hand, keep or a card of the trick,
+    each uniformly), without building the lists; the pile is shuffled once and drawn in that
+    order, which deals every card as likely as drawing each uniformly from what is left."""
+    order = np.empty(64, dtype=np.int64)
+    left = 0
+    pool = s[POOL]
+    while pool:
+        order[left] = lowest_bit(pool)
+        pool &= pool - 1
+        left += 1
+    for i in range(left - 1, 0, -1):  # Fisher-Yates
+        j = int(np.random.random() * (i + 1))
+        order[i], order[j] = order[j], order[i]
     decisions = 0
     while True:
-        to_move = s[TO_MOVE]
-        if to_move == TERMINAL:
+        phase = s[PHASE]
+        s[STEPS] += 1
+        if phase == PLAY_CARDS:
+            seat = s[TO_MOVE]
+            hand = s[HANDS + seat]
+            _play(s, seat, nth_bit(hand, int(np.random.random() * popcount(hand))))
+            decisions += 1
+        elif phase == CHOOSE_TRUMP:
+            pick = int(np.random.random() * (s[TRICK_LEN] + 1))
+            _choose_trump(s, KEEP_TRUMP if pick == 0 else CHANGE_TRUMP + s[TRICK + pick - 1])
+            decisions += 1
+        elif phase == OVER:
+            s[STEPS] -= 1
             return decisions
-        if to_move == CHANCE:
-            apply(s, sample_chance(s))
-            continue
-        count = legal(s, out)
-        apply(s, out[int(np.random.random() * count)])
-        decisions += 1
+        else:
+            left -= 1
+            _draw(s, order[left])
 
 
 # ---------------------------------------------------------------------- many games
@@ -452,8 +473,10 @@ def play_batch(
 ) -> None:
     """`games` random games one after another (one core): final scores, decisions, steps."""
     np.random.seed(seed_value)
+    initial = new(players, start_player, descending)
+    s = initial.copy()
     for g in range(games):
-        s = new(players, start_player, descending)
+        s[:] = initial
         decisions[g] = rollout(s)
         steps[g] = s[STEPS]
         for p in range(players):
