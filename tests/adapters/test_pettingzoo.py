@@ -177,7 +177,7 @@ def test_parallel_draft_takes_every_pick_in_one_step_without_showing_them() -> N
             if observations[agent]["action_mask"].any()
         }
         assert sorted(int(a.split("_")[1]) for a in actions) == deciding
-        observations, rewards, terminations, _, _ = e.step(actions)
+        observations, rewards, _, _, _ = e.step(actions)
         for agent, reward in rewards.items():
             totals[agent] += reward
     assert simultaneous_steps == 6 * 4  # four picks a round for six rounds, all seats at once
