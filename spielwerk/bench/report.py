@@ -146,11 +146,21 @@ def _target_rows(results: Mapping[str, Any]) -> list[list[str]]:
     return rows
 
 
+def _load(results: Mapping[str, Any]) -> str:
+    """The 1-minute load average at the start and the end of the run (a busy machine slows
+    every absolute figure; ratios measured side by side suffer less)."""
+    start, end = results.get("load_average_start"), results.get("load_average_end")
+    if not start or not end:
+        return "-"
+    return f"{start[0]:.2f} at the start, {end[0]:.2f} at the end"
+
+
 def print_bench(console: Console, results: Mapping[str, Any]) -> None:
     machine = results["machine"]
     console.print(
         f"[bold]spielwerk bench[/bold] ({'quick' if results['quick'] else 'full'}), "
-        f"{results['date']}, {machine['processor']}, Python {machine['python']}"
+        f"{results['date']}, {machine['processor']}, Python {machine['python']}, "
+        f"load average {_load(results)}"
     )
     if not results["openspiel"]:
         console.print("OpenSpiel is not installed (pip install 'spielwerk[rl]'): no comparison.")

@@ -4,6 +4,7 @@ the targets of docs/performance.md."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import platform
 import time
 from collections.abc import Callable
@@ -92,6 +93,7 @@ def run_bench(
         "targets": TARGETS,
         "openspiel": openspiel,
         "kernels": kernels,
+        "load_average_start": list(os.getloadavg()),
     }
 
     play: dict[str, Any] = {}
@@ -179,6 +181,7 @@ def run_bench(
         if budget.kernel_cold_start:
             say("kernels: compiling from an empty cache (about a minute)")
             results["kernel_start"]["cold"] = measure.kernel_start(cold=True)
+    results["load_average_end"] = list(os.getloadavg())
     results["ratios"] = ratios(results)
     return results
 

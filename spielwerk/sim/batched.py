@@ -24,7 +24,8 @@ from spielwerk.sim.runner import GameRow, Progress
 
 BatchedSimulator = Callable[..., BatchResult]
 BLOCK = 8192
-"""Games per NumPy batch: large enough to amortise NumPy's per-call cost."""
+"""Games per batch at most: large enough to amortise NumPy's per-call cost."""
+FIRST_BLOCK = 256
 
 
 def batched_simulator(name: str) -> BatchedSimulator | None:
@@ -74,6 +75,18 @@ def can_batch(lineup: Sequence[str], backend: str, name: str) -> bool:
     )
 
 
+def blocks(games: int) -> list[tuple[int, int]]:
+    """(start, stop) of each batch: 256 games first, doubling up to BLOCK, so that the first
+    games finish (and Ctrl-C keeps some) within moments even on a busy machine."""
+    out = []
+    start, size = 0, FIRST_BLOCK
+    while start < games:
+        out.append((start, min(games, start + size)))
+        start += size
+        size = min(BLOCK, size * 2)
+    return out
+
+
 def run_batched(
     specs: Sequence[GameSpec], seed: int, progress: Progress | None = None
 ) -> tuple[list[GameRow], bool]:
@@ -88,8 +101,8 @@ def run_batched(
             simulate = batched_simulator(game.name)
             assert simulate is not None
             players = len(group[0].lineup)
-            for block, start in enumerate(range(0, len(group), BLOCK)):
-                chunk = group[start : start + BLOCK]
+            for block, (start, stop) in enumerate(blocks(len(group))):
+                chunk = group[start:stop]
                 rng = np.random.default_rng([seed, variant_index, block])
                 result = simulate(game, players, len(chunk), rng)
                 rows.extend(_rows(chunk, result))
