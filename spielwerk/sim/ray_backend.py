@@ -15,12 +15,19 @@ from spielwerk.sim.plan import GameSpec
 from spielwerk.sim.runner import (
     POLL_SECONDS,
     GameRow,
+    Player,
     Progress,
     RowsHook,
+    Stop,
     chunked,
     interrupt_flag,
     play_chunk,
+    play_spec,
 )
+
+
+def _play_chunk(specs: Sequence[GameSpec], play: Player) -> list[GameRow]:
+    return play_chunk(specs, play)
 
 
 def run_ray(
@@ -28,6 +35,9 @@ def run_ray(
     address: str | None,
     progress: Progress | None,
     on_rows: RowsHook | None = None,
+    play: Player = play_spec,
+    stop: Stop | None = None,
+    chunk_most: int = 64,
 ) -> tuple[list[GameRow], bool]:
     try:
         import ray
@@ -43,12 +53,14 @@ def run_ray(
         )
     rows: list[GameRow] = []
     try:
-        remote_chunk = ray.remote(play_chunk)
+        remote_chunk = ray.remote(_play_chunk)
         resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
         workers = max(1, int(resources.get("CPU", 1)))
-        pending = [remote_chunk.remote(chunk) for chunk in chunked(specs, workers)]
+        pending = [
+            remote_chunk.remote(chunk, play) for chunk in chunked(specs, workers, chunk_most)
+        ]
         with interrupt_flag() as interrupted:
-            while pending and not interrupted.is_set():
+            while pending and not interrupted.is_set() and not (stop is not None and stop()):
                 done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
                 for chunk_rows in ray.get(done):
                     rows.extend(chunk_rows)

@@ -15,10 +15,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
+from typing import Any
 
 from spielwerk.agents import make_agent
+from spielwerk.agents.base import Agent
 from spielwerk.core.registry import load
-from spielwerk.core.state import CHANCE
+from spielwerk.core.state import CHANCE, State
 from spielwerk.sim.match import play_game
 from spielwerk.sim.plan import GameSpec
 
@@ -56,38 +58,53 @@ Progress = Callable[[int], None]
 RowsHook = Callable[[Sequence["GameRow"]], None]
 """Called with the rows of the games just finished, as they come in (e.g. to keep them on
 disk while a long run goes on)."""
+Player = Callable[[GameSpec], "GameRow"]
+"""Plays one spec: `play_spec`, or a caller's own that returns a GameRow with more in it (it
+must be a module-level function, so worker processes and Ray can receive it)."""
+Stop = Callable[[], bool]
+"""Asked between chunks: True cancels the games not started (a time budget)."""
 
 
-def play_spec(spec: GameSpec) -> GameRow:
-    """Play one planned game."""
-    game = load(spec.game, **dict(spec.variant.options))
-    agents = [
+def spec_agents(spec: GameSpec) -> list[Agent]:
+    """The seats' agents of a planned game, each seeded from the spec."""
+    return [
         make_agent(spec.lineup[spec.entry_at(seat)], spec.game, seed=spec.agent_seed(seat))
         for seat in range(len(spec.lineup))
     ]
-    state = play_game(game, agents, seed=spec.seed)
+
+
+def outcome_fields(spec: GameSpec, state: State) -> dict[str, Any]:
+    """A finished game's GameRow fields (a caller's richer row type adds its own)."""
     result = state.result()
     winners = set(result["winners"])
     cooperative = bool(result.get("cooperative"))
     share = 1.0 if cooperative else 1.0 / max(len(winners), 1)
     seats = range(state.num_players)
-    return GameRow(
-        spec=spec,
-        scores=tuple(float(result["scores"][seat]) for seat in seats),
-        win_shares=tuple(share if seat in winners else 0.0 for seat in seats),
-        decisions=sum(actor != CHANCE for actor, _ in state.history),
-        steps=len(state.history),
-        cooperative=cooperative,
-    )
+    return {
+        "spec": spec,
+        "scores": tuple(float(result["scores"][seat]) for seat in seats),
+        "win_shares": tuple(share if seat in winners else 0.0 for seat in seats),
+        "decisions": sum(actor != CHANCE for actor, _ in state.history),
+        "steps": len(state.history),
+        "cooperative": cooperative,
+    }
 
 
-def play_chunk(specs: Sequence[GameSpec]) -> list[GameRow]:
-    return [play_spec(spec) for spec in specs]
+def play_spec(spec: GameSpec) -> GameRow:
+    """Play one planned game."""
+    game = load(spec.game, **dict(spec.variant.options))
+    state = play_game(game, spec_agents(spec), seed=spec.seed)
+    return GameRow(**outcome_fields(spec, state))
 
 
-def chunked(specs: Sequence[GameSpec], workers: int) -> list[list[GameSpec]]:
-    """About 16 chunks per worker: small enough for a smooth progress bar and balance."""
-    size = max(1, min(64, len(specs) // max(1, workers * 16)))
+def play_chunk(specs: Sequence[GameSpec], play: Player = play_spec) -> list[GameRow]:
+    return [play(spec) for spec in specs]
+
+
+def chunked(specs: Sequence[GameSpec], workers: int, most: int = 64) -> list[list[GameSpec]]:
+    """About 16 chunks per worker: small enough for a smooth progress bar and balance; at most
+    `most` games a chunk (a time budget wants short chunks)."""
+    size = max(1, min(most, len(specs) // max(1, workers * 16)))
     return [list(specs[i : i + size]) for i in range(0, len(specs), size)]
 
 
@@ -99,15 +116,22 @@ def run(
     progress: Progress | None = None,
     batched: bool | None = None,
     on_rows: RowsHook | None = None,
+    play: Player = play_spec,
+    stop: Stop | None = None,
+    chunk_most: int = 64,
 ) -> RunResult:
     """Play every spec and return the rows sorted by game index. `batched`: use the game's
     NumPy simulator (all seats random, local backend); None: whenever it can. `on_rows` gets
-    the rows of finished games as they come in."""
+    the rows of finished games as they come in. `play` plays one spec (never batched unless
+    it is `play_spec`); `stop` ends the run early like Ctrl-C: the games not started are
+    dropped and the result says it was interrupted."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: use {' or '.join(BACKENDS)}")
     from spielwerk.sim.batched import can_batch, run_batched
 
-    possible = bool(specs) and can_batch(specs[0].lineup, backend, specs[0].game)
+    possible = (
+        bool(specs) and play is play_spec and can_batch(specs[0].lineup, backend, specs[0].game)
+    )
     if batched and not possible:
         raise ValueError(
             "the batched simulator needs every seat random, a local backend and a game that has one"
@@ -119,22 +143,28 @@ def run(
     elif backend == "ray":
         from spielwerk.sim.ray_backend import run_ray
 
-        rows, interrupted = run_ray(specs, ray_address, progress, on_rows)
+        rows, interrupted = run_ray(specs, ray_address, progress, on_rows, play, stop, chunk_most)
     elif jobs <= 1:
-        rows, interrupted = _run_here(specs, progress, on_rows)
+        rows, interrupted = _run_here(specs, progress, on_rows, play, stop)
     else:
-        rows, interrupted = _run_processes(specs, jobs, progress, on_rows)
+        rows, interrupted = _run_processes(specs, jobs, progress, on_rows, play, stop, chunk_most)
     rows.sort(key=lambda row: row.spec.index)
     return RunResult(rows, len(specs), interrupted)
 
 
 def _run_here(
-    specs: Sequence[GameSpec], progress: Progress | None, on_rows: RowsHook | None = None
+    specs: Sequence[GameSpec],
+    progress: Progress | None,
+    on_rows: RowsHook | None = None,
+    play: Player = play_spec,
+    stop: Stop | None = None,
 ) -> tuple[list[GameRow], bool]:
     rows: list[GameRow] = []
     try:
         for spec in specs:
-            rows.append(play_spec(spec))
+            if stop is not None and stop():
+                return rows, True
+            rows.append(play(spec))
             if on_rows is not None:
                 on_rows(rows[-1:])
             if progress is not None:
@@ -181,6 +211,9 @@ def _run_processes(
     jobs: int,
     progress: Progress | None,
     on_rows: RowsHook | None = None,
+    play: Player = play_spec,
+    stop: Stop | None = None,
+    chunk_most: int = 64,
 ) -> tuple[list[GameRow], bool]:
     rows: list[GameRow] = []
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
@@ -197,9 +230,9 @@ def _run_processes(
 
     with interrupt_flag() as interrupted:
         try:
-            for chunk in chunked(specs, jobs):
-                pending.add(pool.submit(play_chunk, chunk))
-            while pending and not interrupted.is_set():
+            for chunk in chunked(specs, jobs, chunk_most):
+                pending.add(pool.submit(play_chunk, chunk, play))
+            while pending and not interrupted.is_set() and not (stop is not None and stop()):
                 done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
                 collect(done)
         finally:
