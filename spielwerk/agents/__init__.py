@@ -4,7 +4,8 @@ A seat spec is `random`, `heuristic`, `mcts` (the plain search, 1000 iterations)
 (iterations) or `mcts:2.5s` (seconds per decision), or `best` (the game's strongest built-in
 bot at its default time a decision; `best:0.5s` or `best:2000` at another budget). `human` is
 handled by the interfaces, not here. Each game's search settings are in
-`spielwerk.agents.configs`.
+`spielwerk.agents.configs`. `strategy:NAME` and `without:ITEM` are the heuristic with one
+fixed rule or one component forbidden (`spielwerk.agents.strategies`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
         return _search(mcts_config(game_name), budget, game_name, seed)
     if kind == "best":
         return _search(best_config(game_name), budget, game_name, seed)
+    if kind in ("strategy", "without") and budget:  # spielwerk/agents/strategies (balance)
+        from spielwerk.agents.strategies import make_strategy_agent
+
+        try:
+            return make_strategy_agent(game_name, spec.strip(), seed)
+        except ValueError as error:
+            raise AgentSpecError(str(error)) from None
     raise AgentSpecError(
         f"unknown seat {spec!r}: use random, heuristic, mcts, mcts:ITERATIONS, mcts:SECONDSs "
         "or best"

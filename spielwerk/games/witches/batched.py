@@ -120,6 +120,11 @@ def play_random_batch(
         steps += choosing
 
         won = np.where(played, value, 0).sum(axis=1) - np.where(changes, new_trump % VALUES + 1, 0)
+        if game.planted_double >= 0:  # the test-only planted imbalance: that card counts twice
+            bonus = (played & (trick == game.planted_double)).any(axis=1) & (
+                new_trump != game.planted_double
+            )
+            won += np.where(bonus, game.planted_double % VALUES + 1, 0)
         scores[batch[active], winner[active]] += won[active]
         trump_pile[batch[changes], pile_size[changes]] = new_trump[changes]
         pile_size += changes

@@ -37,6 +37,15 @@ class WitchesGame(Game):
             minimum=0,
             maximum=PARAMS.max_players - 1,
         ),
+        # TEST ONLY: a planted imbalance that `spielwerk balance` must find (docs/analysis.md).
+        OptionSpec(
+            "planted_double",
+            str,
+            "none",
+            "test only, not a rule: this card scores double (to check that a balance report "
+            "finds a planted imbalance)",
+            choices=("none", *(PARAMS.card_name(c) for c in range(PARAMS.num_cards))),
+        ),
     )
 
     def __init__(self, **options: object) -> None:
@@ -44,6 +53,8 @@ class WitchesGame(Game):
         self.params = PARAMS
         self.descending = self.options["wheel"] == "descending"
         self.ranks = PARAMS.rank_table(self.descending)
+        planted = str(self.options["planted_double"])
+        self.planted_double = -1 if planted == "none" else PARAMS.card_from_name(planted)
 
     def encode_view(self, view: Mapping[str, Any]) -> list[float]:
         return observation.encode(view)

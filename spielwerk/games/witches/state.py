@@ -210,6 +210,8 @@ class WitchesState(State):
         won = [c for c in self.trick_cards if c != new_trump]
         self.captured[winner].extend(won)
         self.scores[winner] += sum(c % VALUES + 1 for c in won)
+        if self.game.planted_double in won:  # the test-only planted imbalance (game.py)
+            self.scores[winner] += self.game.planted_double % VALUES + 1
         self.tricks.append((self.trick_order, tuple(self.trick_cards), winner, new_trump))
         self.trick_cards = []
 
