@@ -1,4 +1,5 @@
-"""The `spielwerk` command: list, rules, play, replay, simulate, ladder, bench, scenario check.
+"""The `spielwerk` command: list, rules, play, replay, simulate, ladder, balance, bench, scenario
+check.
 
 Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
 end with exactly one line on stderr and exit code 2, never a traceback.
@@ -8,8 +9,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import sys
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -488,6 +491,80 @@ def ladder(
 
 
 @app.command()
+def balance(
+    game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="player count (default: 4 or fewer)")
+    ] = None,
+    budget: Annotated[
+        str, typer.Option(help="time budget: 90s, 10m, 1h or seconds; the run keeps to it")
+    ] = "10m",
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="game option key=value (repeatable)"),
+    ] = None,
+    tune: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="option to search: key=lo..hi or key=a,b (repeatable; default: the game's own)"
+        ),
+    ] = None,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            help="what the search aims at: first_player<0.02, length=40..60, "
+            "seat_spread<0.05, win_rate>0.5"
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="seed of the first deal")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="local worker processes")] = 1,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray")] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: a local Ray instance)")
+    ] = None,
+    out: Annotated[
+        Path, typer.Option(help="directory for report.html, summary.json, CSV and PNG files")
+    ] = Path("balance"),
+    fresh: Annotated[
+        bool, typer.Option(help="discard the games stored in --out by an earlier run")
+    ] = False,
+) -> None:
+    """A designer's balance report within a time budget: skill ladder, seat edge and its
+    compensation, component strength with restricted play, dominant strategies, length and
+    drama, and a rule-variant search."""
+    from spielwerk.cli.balance import parse_budget, run_balance
+
+    with _user_errors():
+        if jobs < 1:
+            raise UsageProblem(f"--jobs must be at least 1, not {jobs}")
+        if backend not in BACKENDS:
+            raise UsageProblem(f"unknown --backend {backend!r}: use {' or '.join(BACKENDS)}")
+        if ray_address is not None and backend != "ray":
+            raise UsageProblem("--ray-address needs --backend ray")
+        if out.exists() and not out.is_dir():
+            raise UsageProblem(f"--out {str(out)!r} exists and is not a directory")
+        seconds = parse_budget(budget)
+        code = run_balance(
+            _console(),
+            game=game,
+            players=players,
+            budget=seconds,
+            options=parse_options(option or []),
+            tune=tune,
+            target=target,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            ray_address=ray_address,
+            out=out,
+            fresh=fresh,
+            started=COMMAND_STARTED,
+        )
+    if code:
+        _fail("interrupted: the report covers the games that finished", code, "stopped")
+
+
+@app.command()
 def bench(
     quick: Annotated[bool, typer.Option(help="a run of under a minute")] = False,
     out: Annotated[
@@ -626,8 +703,27 @@ def scenario_check(
 
 
 # ---------------------------------------------------------------------- entry point
+COMMAND_STARTED: float | None = None
+"""When the `spielwerk` process started (`time.monotonic()`), set by `main`: `balance` counts
+its time budget from there, start-up included. None when the app runs inside another
+process (tests), where the budget counts from the command."""
+
+
+def _process_start() -> float | None:
+    """This process's start on the `time.monotonic()` clock (Linux; None elsewhere)."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rpartition(")")[2].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    return time.monotonic() - max(0.0, age)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """The console script: like `app()`, but usage errors are one line on stderr too."""
+    global COMMAND_STARTED
+    COMMAND_STARTED = _process_start()
     command = typer.main.get_command(app)
     try:
         code = command.main(

@@ -150,7 +150,7 @@ def plot_variants(path: Path, summary: Mapping[str, Any]) -> None:
     figure.savefig(path, dpi=100)
 
 
-def _html_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+def html_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
     rows = "".join(
         "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in body
@@ -213,7 +213,7 @@ def findings(variant: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _image(path: Path) -> str:
+def image_tag(path: Path) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     return f'<img alt="{html.escape(path.stem)}" src="data:image/png;base64,{data}">'
 
@@ -237,11 +237,11 @@ def write_html(path: Path, summary: Mapping[str, Any], plots: Sequence[Path]) ->
         )
     for variant in summary["variants"]:
         parts.append(f"<h2>{html.escape(variant['variant'] or 'All games')}</h2>")
-        parts.append(_html_table(AGENT_HEADER, agent_rows(variant)))
-        parts.append(_html_table(SEAT_HEADER, seat_rows(variant)))
+        parts.append(html_table(AGENT_HEADER, agent_rows(variant)))
+        parts.append(html_table(SEAT_HEADER, seat_rows(variant)))
         parts.extend(f"<p>{html.escape(line)}</p>" for line in findings(variant))
     parts.append("<h2>Plots</h2>")
-    parts.extend(_image(plot) for plot in plots)
+    parts.extend(image_tag(plot) for plot in plots)
     parts.append("</body></html>")
     path.write_text("\n".join(parts), encoding="utf-8")
 

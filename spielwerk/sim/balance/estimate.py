@@ -1,0 +1,339 @@
+"""The estimators of a balance report, on the rows of finished games.
+
+- `component_effects`: the win-rate effect of each component, from games between equal
+  players. Within each game the seats that had a component are compared with those that did
+  not (the game's own mean is taken out: a fixed effect per game, so the deal's luck cancels),
+  controlling for the seat (seat dummies); one least-squares fit per component, standard
+  errors robust to clustering by deal (the rotations of a deal are not independent, CR1
+  sandwich), Student-t p-values on deals - 1 degrees of freedom, and two corrections for
+  testing many components at once: Holm's (family-wise) and Benjamini-Hochberg's (false
+  discovery rate, `scipy.stats.false_discovery_control`). In a cooperative game the unit is
+  the game: the team's win against whether anyone in the party had the component.
+- `paired_difference`: a line-up entry against the field on the same deals and seats, the
+  difference per deal with a t-interval over deals.
+- `compensation`: the score bonus per seat that would bring its win rate to the fair share,
+  found by bisection on the finished games' scores (a komi: bots do not know about it, so it
+  is the bonus that cancels the edge as the games were played), with a bootstrap interval
+  over deals.
+- `drama`: lead changes and how often the leader after two thirds of the game wins.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from spielwerk.core.components import Component
+from spielwerk.sim.balance.play import NO_LEADER, BalanceRow
+from spielwerk.sim.stats import mean_interval, wilson_interval
+
+
+def complete_deals(rows: Sequence[BalanceRow], players: int) -> list[BalanceRow]:
+    """Only the rows of deals whose every seat rotation finished (a budget can cut a deal)."""
+    count: dict[tuple[str, int], int] = {}
+    for row in rows:
+        key = (row.spec.variant.label, row.spec.deal)
+        count[key] = count.get(key, 0) + 1
+    return [row for row in rows if count[(row.spec.variant.label, row.spec.deal)] >= players]
+
+
+def _cluster_se(x: np.ndarray, residuals: np.ndarray, clusters: np.ndarray) -> np.ndarray | None:
+    """CR1 cluster-robust standard errors of a least-squares fit with design `x`."""
+    n, k = x.shape
+    groups = np.unique(clusters)
+    g = len(groups)
+    if g < 2 or n <= k:
+        return None
+    bread = np.linalg.pinv(x.T @ x)
+    scores = np.zeros((g, k))
+    index = np.searchsorted(groups, clusters)
+    np.add.at(scores, index, x * residuals[:, None])
+    meat = scores.T @ scores
+    scale = g / (g - 1) * (n - 1) / (n - k)
+    covariance = scale * bread @ meat @ bread
+    return np.sqrt(np.clip(np.diag(covariance), 0.0, None))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error)."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [1.0] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+@dataclass(frozen=True, slots=True)
+class Design:
+    """The games' outcomes and exposures as arrays: one row per seat and game (per game in a
+    cooperative game)."""
+
+    outcome: np.ndarray
+    games: np.ndarray
+    deals: np.ndarray
+    seats: np.ndarray
+    exposure: Callable[[str], np.ndarray]
+
+
+def _design(rows: Sequence[BalanceRow], cooperative: bool) -> Design:
+    outcome, games, deals, seats, found = [], [], [], [], []
+    for game_index, row in enumerate(rows):
+        if cooperative:
+            outcome.append(max(row.win_shares))
+            games.append(game_index)
+            deals.append(row.spec.deal)
+            seats.append(0)
+            merged: dict[str, float] = {}
+            for seat_found in row.exposures:
+                for key, amount in seat_found:
+                    merged[key] = max(merged.get(key, 0.0), amount)
+            found.append(merged)
+            continue
+        for seat, share in enumerate(row.win_shares):
+            outcome.append(share)
+            games.append(game_index)
+            deals.append(row.spec.deal)
+            seats.append(seat)
+            found.append(dict(row.exposures[seat]) if seat < len(row.exposures) else {})
+
+    def exposure(key: str) -> np.ndarray:
+        return np.array([f.get(key, 0.0) for f in found])
+
+    return Design(
+        np.array(outcome, dtype=float),
+        np.array(games),
+        np.array(deals),
+        np.array(seats),
+        exposure,
+    )
+
+
+def _demean(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    sums = np.bincount(groups, weights=values)
+    counts = np.bincount(groups)
+    return values - (sums / np.maximum(counts, 1))[groups]
+
+
+def component_effects(
+    rows: Sequence[BalanceRow], components: Sequence[Component], cooperative: bool
+) -> list[dict[str, Any]]:
+    """One entry per component with variation: effect on the win rate (per unit of exposure),
+    95% interval, p-value, Holm and BH adjusted p-values, exposure rate and the raw win rates
+    of seats with and without it; sorted by effect, largest first."""
+    if len(rows) < 2:
+        return []
+    design = _design(rows, cooperative)
+    y = design.outcome
+    if cooperative:
+        controls = np.ones((len(y), 1))
+        y_fit = y
+    else:
+        players = int(design.seats.max()) + 1
+        dummies = np.stack([(design.seats == s).astype(float) for s in range(1, players)], axis=1)
+        controls = np.stack([_demean(d, design.games) for d in dummies.T], axis=1)
+        y_fit = _demean(y, design.games)
+    deals = len(np.unique(design.deals))
+    found = []
+    for component in components:
+        x = design.exposure(component.key)
+        if np.ptp(x) == 0:
+            continue
+        x_fit = x if cooperative else _demean(x, design.games)
+        if np.allclose(x_fit, 0.0):
+            continue  # every seat of every game alike: nothing to compare within a game
+        matrix = np.column_stack([x_fit, controls])
+        coef, *_ = np.linalg.lstsq(matrix, y_fit, rcond=None)
+        se = _cluster_se(matrix, y_fit - matrix @ coef, design.deals)
+        if se is None or not se[0] > 0:
+            continue
+        effect, error = float(coef[0]), float(se[0])
+        t_crit = float(scipy_stats.t.ppf(0.975, max(deals - 1, 1)))
+        p = float(2 * scipy_stats.t.sf(abs(effect / error), max(deals - 1, 1)))
+        held = x > 0
+        found.append(
+            {
+                "key": component.key,
+                "item": component.item,
+                "kind": component.kind,
+                "label": component.label,
+                "effect": effect,
+                "low": effect - t_crit * error,
+                "high": effect + t_crit * error,
+                "p_value": p,
+                "exposed_share": float(held.mean()),
+                "mean_exposure": float(x.mean()),
+                "win_with": float(y[held].mean()) if held.any() else math.nan,
+                "win_without": float(y[~held].mean()) if (~held).any() else math.nan,
+            }
+        )
+    if found:
+        p_values = [entry["p_value"] for entry in found]
+        bh = scipy_stats.false_discovery_control(p_values)
+        for entry, p_holm, q in zip(found, holm(p_values), bh, strict=True):
+            entry["p_holm"] = p_holm
+            entry["q_bh"] = float(q)
+            entry["significant"] = p_holm < 0.05
+    found.sort(key=lambda entry: -entry["effect"])
+    return found
+
+
+def paired_difference(
+    rows: Sequence[BalanceRow], field: Sequence[BalanceRow], entry: int = 0
+) -> dict[str, Any] | None:
+    """Line-up entry `entry` of `rows` against the field's seat it sat in, on the same deal and
+    rotation: the mean win-share difference with a 95% t-interval over deals (in a cooperative
+    game the team's result against the field team's)."""
+    base = {(r.spec.deal, r.spec.rotation): r for r in field}
+    by_deal: dict[int, list[float]] = {}
+    for row in rows:
+        other = base.get((row.spec.deal, row.spec.rotation))
+        if other is None:
+            continue
+        seat = (entry + row.spec.rotation) % len(row.spec.lineup)
+        mine = max(row.win_shares) if row.cooperative else row.win_shares[seat]
+        theirs = max(other.win_shares) if other.cooperative else other.win_shares[seat]
+        by_deal.setdefault(row.spec.deal, []).append(mine - theirs)
+    means = [statistics.fmean(v) for v in by_deal.values()]
+    if not means:
+        return None
+    mean, low, high = mean_interval(means)
+    return {"difference": mean, "low": low, "high": high, "deals": len(means)}
+
+
+def _win_rates(scores: np.ndarray, bonus: np.ndarray) -> np.ndarray:
+    """Per seat, the share of games won with `bonus` added to the scores (ties shared)."""
+    adjusted = scores + bonus[None, :]
+    best = adjusted.max(axis=1, keepdims=True)
+    winners = np.isclose(adjusted, best)
+    return (winners / winners.sum(axis=1, keepdims=True)).mean(axis=0)
+
+
+def _fair_bonus(scores: np.ndarray, seat: int, fair: float, span: float) -> float:
+    """The bonus for `seat` alone that brings its win rate to `fair` (bisection)."""
+    low, high = -span, span
+    bonus = np.zeros(scores.shape[1])
+    for _ in range(40):
+        middle = (low + high) / 2
+        bonus[seat] = middle
+        if _win_rates(scores, bonus)[seat] < fair:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def compensation(
+    rows: Sequence[BalanceRow], players: int, resamples: int = 200, seed: int = 0
+) -> list[dict[str, Any]]:
+    """Per seat, the score bonus (negative: a penalty) that alone would make its win rate the
+    fair 1/n, with a 95% bootstrap interval over deals."""
+    if not rows or rows[0].cooperative:
+        return []
+    scores = np.array([row.scores for row in rows], dtype=float)
+    deals = np.array([row.spec.deal for row in rows])
+    span = float(np.ptp(scores)) + 1.0
+    fair = 1.0 / players
+    unique = np.unique(deals)
+    members = [np.flatnonzero(deals == d) for d in unique]
+    rng = np.random.default_rng(seed)
+    draws = [
+        np.concatenate([members[i] for i in rng.integers(0, len(unique), len(unique))])
+        for _ in range(resamples)
+    ]
+    found = []
+    for seat in range(players):
+        point = _fair_bonus(scores, seat, fair, span)
+        boot = sorted(_fair_bonus(scores[draw], seat, fair, span) for draw in draws)
+        found.append(
+            {
+                "seat": seat,
+                "bonus": point,
+                "low": boot[int(0.025 * (len(boot) - 1))],
+                "high": boot[int(0.975 * (len(boot) - 1))],
+            }
+        )
+    return found
+
+
+def drama(rows: Sequence[BalanceRow]) -> dict[str, Any]:
+    """Lead changes per game and how often the sole leader after two thirds of the decisions
+    goes on to win (a shared win counts as its share)."""
+    changes = [float(row.lead_changes) for row in rows]
+    led = [row for row in rows if row.leader_two_thirds != NO_LEADER]
+    wins = sum(row.win_shares[row.leader_two_thirds] for row in led)
+    low, high = wilson_interval(wins, len(led))
+    mean, c_low, c_high = mean_interval(changes)
+    return {
+        "lead_changes": {"mean": mean, "low": c_low, "high": c_high},
+        "lead_changes_hist": _histogram([int(c) for c in changes]),
+        "games_with_leader_at_two_thirds": len(led),
+        "leader_at_two_thirds_wins": wins / len(led) if led else math.nan,
+        "leader_low": low,
+        "leader_high": high,
+    }
+
+
+def _histogram(values: Sequence[int]) -> dict[str, int]:
+    counts: dict[int, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return {str(k): counts[k] for k in sorted(counts)}
+
+
+def agreement(rows: Sequence[BalanceRow]) -> dict[str, dict[str, float]]:
+    """Per watched strategy: decisions where its rule had an opinion, and the share of them
+    where the watched agent chose as the rule would."""
+    totals: dict[str, list[int]] = {}
+    for row in rows:
+        for spec, narrowed, agreed in row.agreement:
+            total = totals.setdefault(spec, [0, 0])
+            total[0] += narrowed
+            total[1] += agreed
+    found = {}
+    for spec, (narrowed, agreed) in totals.items():
+        low, high = wilson_interval(agreed, narrowed)
+        found[spec] = {
+            "decisions": narrowed,
+            "agreed": agreed,
+            "share": agreed / narrowed if narrowed else math.nan,
+            "low": low,
+            "high": high,
+        }
+    return found
+
+
+def metric(summary: Mapping[str, Any], name: str) -> tuple[float, float, float] | None:
+    """A variant's value of a tuning metric with its 95% interval: `first_player` (seat 0's
+    edge over the fair share), `first_player_abs`, `length` (decisions per game),
+    `seat_spread` (best seat's win rate minus the worst's; no interval) or `win_rate` (the
+    first line-up entry's, e.g. a cooperative team's)."""
+    if name in ("first_player", "first_player_abs"):
+        first = summary.get("first_player")
+        if not first:
+            return None
+        fair = first["fair"]
+        values = (first["advantage"], first["low"] - fair, first["high"] - fair)
+        if name == "first_player":
+            return values
+        lo, hi = values[1], values[2]
+        inner = 0.0 if lo <= 0.0 <= hi else min(abs(lo), abs(hi))
+        return (abs(values[0]), inner, max(abs(lo), abs(hi)))
+    if name == "length":
+        length = summary["length"]["decisions"]
+        return (length["mean"], length["low"], length["high"])
+    if name == "seat_spread":
+        rates = [seat["win_rate"] for seat in summary["seats"]]
+        spread = max(rates) - min(rates)
+        return (spread, spread, spread)
+    if name == "win_rate":
+        agent = summary["agents"][0]
+        return (agent["win_rate"], agent["low"], agent["high"])
+    raise ValueError(f"unknown metric {name!r}")
