@@ -13,6 +13,7 @@ table as the game goes (for lead changes), where the game keeps one.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -111,7 +112,8 @@ def param(action: Action, name: str) -> str | None:
 def declaration_for(game: Game) -> BalanceDeclaration | None:
     """The game's declaration: `declare(game)` of the `components` module beside its Game class
     (`spielwerk/games/<game>/components.py`), or None if it has none."""
-    package = type(game).__module__.rpartition(".")[0]
+    module = sys.modules[type(game).__module__]
+    package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
     try:
         module = importlib.import_module(f"{package}.components")
     except ModuleNotFoundError:

@@ -13,7 +13,6 @@ from spielwerk.core.components import (
     merge,
     param,
     tally_actions,
-    view_scores,
 )
 from spielwerk.core.game import Game
 from spielwerk.core.state import State
@@ -50,6 +49,11 @@ def _exposures(state: State) -> Exposures:
     )
 
 
+def _running_scores(state: State) -> list[float]:
+    """The scores on the table now (read directly: a view per decision would cost more)."""
+    return [float(score) for score in list(state.scores)]  # type: ignore[attr-defined]
+
+
 def declare(game: Game) -> BalanceDeclaration:
     locations = tuple(
         Component(f"{key}/visited", key, "location", f"{name} ({key}) visited")
@@ -66,7 +70,7 @@ def declare(game: Game) -> BalanceDeclaration:
         components=locations + advantages + (women,),
         exposures=_exposures,
         uses=_uses,
-        running_scores=view_scores,
+        running_scores=_running_scores,
         tune=("max_rounds=10..30",),
         target="first_player<0.02",
     )

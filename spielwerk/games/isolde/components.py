@@ -12,7 +12,6 @@ from spielwerk.core.components import (
     merge,
     param,
     tally_actions,
-    view_scores,
 )
 from spielwerk.core.game import Game
 from spielwerk.core.state import State
@@ -43,6 +42,11 @@ def _exposures(state: State) -> Exposures:
     )
 
 
+def _running_scores(state: State) -> list[float]:
+    """The scores on the table now (read directly: a view per decision would cost more)."""
+    return [float(score) for score in list(state.scores)]  # type: ignore[attr-defined]
+
+
 def declare(game: Game) -> BalanceDeclaration:
     names = {board.id: board.name for board in PARAMS.boards}
     components = tuple(
@@ -53,7 +57,7 @@ def declare(game: Game) -> BalanceDeclaration:
         components=components,
         exposures=_exposures,
         uses=_uses,
-        running_scores=view_scores,
+        running_scores=_running_scores,
         tune=("quest_first_points=1..17",),
         target="first_player<0.02",
     )

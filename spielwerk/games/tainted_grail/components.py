@@ -6,6 +6,8 @@ an item or buying an improvement."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spielwerk.core.actions import Action
 from spielwerk.core.components import (
     BalanceDeclaration,
@@ -42,11 +44,15 @@ def _events(state: State) -> Exposures:
     return [dict.fromkeys(came, 1.0) for _ in range(state.num_players)]
 
 
+def _of_type(kind: str) -> Callable[[Action], tuple[str, ...]]:
+    def pick(action: Action) -> tuple[str, ...]:
+        return _uses(action) if action.type == kind else ()
+
+    return pick
+
+
 def _exposures(state: State) -> Exposures:
-    parts = [
-        tally_actions(state, way, lambda a, t=kind: _uses(a) if a.type == t else ())
-        for kind, (_, way) in WAYS.items()
-    ]
+    parts = [tally_actions(state, way, _of_type(kind)) for kind, (_, way) in WAYS.items()]
     return merge(_events(state), *parts)
 
 

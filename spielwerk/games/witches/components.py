@@ -11,7 +11,6 @@ from spielwerk.core.components import (
     merge,
     param,
     tally_actions,
-    view_scores,
 )
 from spielwerk.core.game import Game
 from spielwerk.core.state import State
@@ -32,6 +31,11 @@ def _exposures(state: State) -> Exposures:
     return merge(tally_actions(state, "held", _played), captured)
 
 
+def _running_scores(state: State) -> list[float]:
+    """The scores on the table now (read directly: a view per decision would cost more)."""
+    return [float(score) for score in list(state.scores)]  # type: ignore[attr-defined]
+
+
 def declare(game: Game) -> BalanceDeclaration:
     components = tuple(
         Component(f"{card}/{way}", card, f"card {way}", f"{card} {way}")
@@ -42,7 +46,7 @@ def declare(game: Game) -> BalanceDeclaration:
         components=components,
         exposures=_exposures,
         uses=_played,
-        running_scores=view_scores,
+        running_scores=_running_scores,
         tune=("wheel=descending,ascending",),
         target="first_player<0.02",
     )

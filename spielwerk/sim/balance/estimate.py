@@ -34,13 +34,23 @@ from spielwerk.sim.balance.play import NO_LEADER, BalanceRow
 from spielwerk.sim.stats import mean_interval, wilson_interval
 
 
-def complete_deals(rows: Sequence[BalanceRow], players: int) -> list[BalanceRow]:
+def rotations(lineup: Sequence[str]) -> int:
+    """Seat rotations a deal is played with: one where every seat has the same agent (a
+    rotation would replay the same game), else one per seat."""
+    return 1 if len(set(lineup)) == 1 else len(lineup)
+
+
+def complete_deals(rows: Sequence[BalanceRow]) -> list[BalanceRow]:
     """Only the rows of deals whose every seat rotation finished (a budget can cut a deal)."""
     count: dict[tuple[str, int], int] = {}
     for row in rows:
         key = (row.spec.variant.label, row.spec.deal)
         count[key] = count.get(key, 0) + 1
-    return [row for row in rows if count[(row.spec.variant.label, row.spec.deal)] >= players]
+    return [
+        row
+        for row in rows
+        if count[(row.spec.variant.label, row.spec.deal)] >= rotations(row.spec.lineup)
+    ]
 
 
 def _cluster_se(x: np.ndarray, residuals: np.ndarray, clusters: np.ndarray) -> np.ndarray | None:
@@ -57,7 +67,8 @@ def _cluster_se(x: np.ndarray, residuals: np.ndarray, clusters: np.ndarray) -> n
     meat = scores.T @ scores
     scale = g / (g - 1) * (n - 1) / (n - k)
     covariance = scale * bread @ meat @ bread
-    return np.sqrt(np.clip(np.diag(covariance), 0.0, None))
+    errors: np.ndarray = np.sqrt(np.clip(np.diag(covariance), 0.0, None))
+    return errors
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -105,7 +116,8 @@ def _design(rows: Sequence[BalanceRow], cooperative: bool) -> Design:
             found.append(dict(row.exposures[seat]) if seat < len(row.exposures) else {})
 
     def exposure(key: str) -> np.ndarray:
-        return np.array([f.get(key, 0.0) for f in found])
+        values: np.ndarray = np.array([f.get(key, 0.0) for f in found])
+        return values
 
     return Design(
         np.array(outcome, dtype=float),
@@ -119,7 +131,8 @@ def _design(rows: Sequence[BalanceRow], cooperative: bool) -> Design:
 def _demean(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
     sums = np.bincount(groups, weights=values)
     counts = np.bincount(groups)
-    return values - (sums / np.maximum(counts, 1))[groups]
+    centred: np.ndarray = values - (sums / np.maximum(counts, 1))[groups]
+    return centred
 
 
 def component_effects(
@@ -141,7 +154,7 @@ def component_effects(
         controls = np.stack([_demean(d, design.games) for d in dummies.T], axis=1)
         y_fit = _demean(y, design.games)
     deals = len(np.unique(design.deals))
-    found = []
+    found: list[dict[str, Any]] = []
     for component in components:
         x = design.exposure(component.key)
         if np.ptp(x) == 0:
@@ -188,13 +201,13 @@ def component_effects(
 def paired_difference(
     rows: Sequence[BalanceRow], field: Sequence[BalanceRow], entry: int = 0
 ) -> dict[str, Any] | None:
-    """Line-up entry `entry` of `rows` against the field's seat it sat in, on the same deal and
-    rotation: the mean win-share difference with a 95% t-interval over deals (in a cooperative
+    """Line-up entry `entry` of `rows` against the field's seat it sat in, on the same deal:
+    the mean win-share difference with a 95% t-interval over deals (in a cooperative
     game the team's result against the field team's)."""
-    base = {(r.spec.deal, r.spec.rotation): r for r in field}
+    base = {r.spec.deal: r for r in field}  # the field plays each deal once (equal seats)
     by_deal: dict[int, list[float]] = {}
     for row in rows:
-        other = base.get((row.spec.deal, row.spec.rotation))
+        other = base.get(row.spec.deal)
         if other is None:
             continue
         seat = (entry + row.spec.rotation) % len(row.spec.lineup)
@@ -213,7 +226,8 @@ def _win_rates(scores: np.ndarray, bonus: np.ndarray) -> np.ndarray:
     adjusted = scores + bonus[None, :]
     best = adjusted.max(axis=1, keepdims=True)
     winners = np.isclose(adjusted, best)
-    return (winners / winners.sum(axis=1, keepdims=True)).mean(axis=0)
+    rates: np.ndarray = (winners / winners.sum(axis=1, keepdims=True)).mean(axis=0)
+    return rates
 
 
 def _fair_bonus(scores: np.ndarray, seat: int, fair: float, span: float) -> float:

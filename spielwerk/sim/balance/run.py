@@ -272,18 +272,18 @@ class BalanceRun:
             left = deadline - self.clock()
             if left <= 0.2:
                 break
-            players = len(lineups[0].lineup)
+            games_a_deal = sum(estimate.rotations(lineup.lineup) for lineup in lineups)
             if estimate_s is None:
-                deals = 1
+                deals = self.workers  # a first round to time the games
             else:
-                per_deal = estimate_s * players * len(lineups) / self.workers
+                per_deal = estimate_s * games_a_deal / self.workers
                 deals = max(1, math.ceil(1.3 * left / per_deal))
             specs = []
             for number, lineup in enumerate(lineups):
                 have = {r.spec.deal for r in done[lineup.label]}
                 todo = [d for d in range(len(have) + deals + 1) if d not in have][:deals]
                 for deal in todo:
-                    for rotation in range(len(lineup.lineup)):
+                    for rotation in range(estimate.rotations(lineup.lineup)):
                         specs.append(
                             BalanceSpec(
                                 (deal * 1000 + number) * 10 + rotation,
@@ -335,10 +335,10 @@ class BalanceRun:
 
     def field_rows(self) -> list[BalanceRow]:
         rows = self.store.of("field", self._field_lineup(self.players).label)
-        return estimate.complete_deals(rows, self.players)
+        return estimate.complete_deals(rows)
 
     def _summary(self, lineup: LineUp, rows: Sequence[BalanceRow]) -> dict[str, Any]:
-        rows = estimate.complete_deals(rows, len(lineup.lineup))
+        rows = estimate.complete_deals(rows)
         if not rows:
             return {"games": 0}
         return summarise_variant(Variant(lineup.label, lineup.options), lineup.lineup, rows)
@@ -386,7 +386,7 @@ class BalanceRun:
         field = self.field_rows()
         found = []
         for lineup in lineups:
-            rows = estimate.complete_deals(done[lineup.label], self.players)
+            rows = estimate.complete_deals(done[lineup.label])
             summary = self._summary(lineup, rows)
             agent = summary["agents"][0] if summary.get("games") else None
             found.append(
@@ -444,7 +444,7 @@ class BalanceRun:
         lineups[-1] = LineUp(top.label, top.lineup, top.options, watch)
         left = max(0.0, seconds - (self.clock() - start))
         done = self.play("ladder", lineups, left, ", ".join(rungs))
-        top_rows = estimate.complete_deals(done[top.label], self.players)
+        top_rows = estimate.complete_deals(done[top.label])
         return {
             "rungs": self._compare(lineups, done),
             "top": top.label,

@@ -36,7 +36,9 @@ class Target:
 
 def parse_target(text: str) -> Target:
     """`metric<x`, `metric>x` or `metric=lo..hi`; first_player is taken in absolute value."""
-    match = re.fullmatch(r"\s*([a-z_]+)\s*(<|>|=)\s*([-\d.]+)(?:\.\.([-\d.]+))?\s*", text)
+    match = re.fullmatch(
+        r"\s*([a-z_]+)\s*(<|>|=)\s*(-?\d+(?:\.\d+)?)(?:\.\.(-?\d+(?:\.\d+)?))?\s*", text
+    )
     if not match or match[1] not in METRICS:
         raise OptionError(
             f"bad --target {text!r}: write e.g. first_player<0.02, length=40..60, "
