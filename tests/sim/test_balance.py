@@ -136,7 +136,6 @@ def test_every_game_declares_components_and_strategies(game: str) -> None:
     assert declaration is not None
     keys = {c.key for c in declaration.components}
     items = sorted({c.item for c in declaration.components})
-    players = 2
     specs = strategy_specs(game)
     assert specs
     usable = [i for i in items if any(i in declaration.uses(a) for a in loaded.actions.actions)]
@@ -167,7 +166,7 @@ def test_restricted_play_never_uses_the_forbidden_card() -> None:
 
 
 def test_strategy_rules_hold() -> None:
-    """never-reroll never re-rolls; rush=king plays every king card it can onto the king."""
+    """never-reroll never re-rolls."""
     game = load("inkheart_dice")
     for seed in range(4):
         agents = [
