@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -53,8 +53,6 @@ class BalanceDeclaration:
     """The default `--tune` of the rule-variant search (`key=lo..hi` or `key=a,b`)."""
     target: str = "first_player<0.02"
     """The default target of the rule-variant search."""
-    notes: Mapping[str, str] | None = None
-    """Facts the report should check, by item (free text, shown beside the item)."""
 
     def component(self, key: str) -> Component:
         for component in self.components:

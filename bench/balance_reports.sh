@@ -1,0 +1,27 @@
+#!/bin/sh
+# The five balance reports of docs/analysis.md (and the planted-imbalance check), one after
+# another, each with a 10-minute budget on both cores; `uptime` before and after each run goes
+# into bench/results/balance-<game>/run.txt. Run from the repository root: sh bench/balance_reports.sh
+set -u
+run() {
+    name=$1; shift
+    dir=bench/results/balance-$name
+    mkdir -p "$dir"
+    {
+        echo "command: spielwerk balance $* --jobs 2 --out $dir --fresh"
+        echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+        echo "before: $(uptime)"
+    } > "$dir/run.txt"
+    start=$(date +%s)
+    .venv/bin/spielwerk balance "$@" --jobs 2 --out "$dir" --fresh > "$dir/stdout.txt" 2> /dev/null
+    echo "exit code: $?" >> "$dir/run.txt"
+    echo "after: $(uptime)" >> "$dir/run.txt"
+    echo "wall time: $(( $(date +%s) - start )) s" >> "$dir/run.txt"
+    rm -rf "$dir/partial" "$dir/games.csv"
+}
+for game in ${GAMES:-witches inkheart_dice isolde inkspell tainted_grail}; do
+    run "$game" "$game" --budget "${BUDGET:-10m}"
+done
+if [ -z "${GAMES:-}" ]; then
+    run witches-planted witches --option planted_double=grey-9 --budget "${PLANTED_BUDGET:-4m}"
+fi
