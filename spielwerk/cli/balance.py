@@ -82,8 +82,10 @@ def run_balance(
     ray_address: str | None,
     out: Path,
     fresh: bool,
+    started: float | None = None,
 ) -> int:
-    """Run and report; returns 130 if Ctrl-C cut the run short, else 0."""
+    """Run and report; returns 130 if Ctrl-C cut the run short, else 0. `started`: when the
+    budget began (`time.monotonic()`), default now."""
     if fresh and (out / "partial").is_dir():
         shutil.rmtree(out / "partial")
     config = BalanceConfig(
@@ -107,7 +109,7 @@ def run_balance(
     status = Console(stderr=True)
     with Progress(*columns, console=status, refresh_per_second=4) as progress:
         bars = StageBars(progress)
-        report, files = balance(config, out, bars)
+        report, files = balance(config, out, bars, started=started)
         bars.finish()
     console.print(
         f"[bold]{escape(report['title'])}[/bold], {report['players']} players: "

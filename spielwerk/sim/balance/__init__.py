@@ -47,13 +47,15 @@ def balance(
     out: Path,
     progress: StageProgress | None = None,
     command: str | None = None,
+    started: float | None = None,
 ) -> tuple[dict[str, Any], list[Path]]:
     """Run the stages within the budget, then write the report into `out`. Returns the
-    report (what summary.json holds) and the files written."""
+    report (what summary.json holds) and the files written. `started`: when the budget began
+    (`time.monotonic()`; default now)."""
     started_wall = time.strftime("%Y-%m-%d %H:%M:%S %Z")
     load_before = _load()
-    started = time.monotonic()
-    runner = BalanceRun(config, out, progress)
+    started = time.monotonic() if started is None else started
+    runner = BalanceRun(config, out, progress, started=started)
     try:
         results = runner.execute()
     except KeyboardInterrupt:
@@ -90,6 +92,7 @@ def balance(
         "backend": config.backend,
         "games": len(rows),
         "games_by_stage": {stage: len(r) for stage, r in runner.store.rows.items()},
+        "stage_seconds": runner.timing,
     }
     files = write_report(out, report, rows)
     report["run"]["elapsed_seconds"] = time.monotonic() - started  # files written too

@@ -12,9 +12,9 @@
 - `paired_difference`: a line-up entry against the field on the same deals and seats, the
   difference per deal with a t-interval over deals.
 - `compensation`: the score bonus per seat that would bring its win rate to the fair share,
-  found by bisection on the finished games' scores (a komi: bots do not know about it, so it
-  is the bonus that cancels the edge as the games were played), with a bootstrap interval
-  over deals.
+  read from the finished games' scores (the bonus a seat needs in each game to win it; a
+  komi: bots do not know about it, so it is the bonus that cancels the edge as the games were
+  played), with a bootstrap interval over deals.
 - `drama`: lead changes and how often the leader after two thirds of the game wins.
 """
 
@@ -94,29 +94,32 @@ class Design:
     exposure: Callable[[str], np.ndarray]
 
 
-def _design(rows: Sequence[BalanceRow], cooperative: bool) -> Design:
-    outcome, games, deals, seats, found = [], [], [], [], []
+def _design(rows: Sequence[BalanceRow], cooperative: bool, keys: Sequence[str]) -> Design:
+    column = {key: i for i, key in enumerate(keys)}
+    units = len(rows) if cooperative else sum(len(row.win_shares) for row in rows)
+    matrix = np.zeros((units, len(keys)))
+    outcome: list[float] = []
+    games: list[int] = []
+    deals: list[int] = []
+    seats: list[int] = []
     for game_index, row in enumerate(rows):
-        if cooperative:
-            outcome.append(max(row.win_shares))
-            games.append(game_index)
-            deals.append(row.spec.deal)
-            seats.append(0)
-            merged: dict[str, float] = {}
-            for seat_found in row.exposures:
-                for key, amount in seat_found:
-                    merged[key] = max(merged.get(key, 0.0), amount)
-            found.append(merged)
-            continue
-        for seat, share in enumerate(row.win_shares):
+        seat_rows = [(0, max(row.win_shares))] if cooperative else enumerate(row.win_shares)
+        for seat, share in seat_rows:
+            unit = len(outcome)
             outcome.append(share)
             games.append(game_index)
             deals.append(row.spec.deal)
             seats.append(seat)
-            found.append(dict(row.exposures[seat]) if seat < len(row.exposures) else {})
+            for found_seat, found in enumerate(row.exposures):
+                if not cooperative and found_seat != seat:
+                    continue
+                for key, amount in found:
+                    if key in column:  # a party's exposure: anyone in it had it
+                        i = column[key]
+                        matrix[unit, i] = max(matrix[unit, i], amount)
 
     def exposure(key: str) -> np.ndarray:
-        values: np.ndarray = np.array([f.get(key, 0.0) for f in found])
+        values: np.ndarray = matrix[:, column[key]]
         return values
 
     return Design(
@@ -143,7 +146,7 @@ def component_effects(
     of seats with and without it; sorted by effect, largest first."""
     if len(rows) < 2:
         return []
-    design = _design(rows, cooperative)
+    design = _design(rows, cooperative, [c.key for c in components])
     y = design.outcome
     if cooperative:
         controls = np.ones((len(y), 1))
@@ -221,55 +224,45 @@ def paired_difference(
     return {"difference": mean, "low": low, "high": high, "deals": len(means)}
 
 
-def _win_rates(scores: np.ndarray, bonus: np.ndarray) -> np.ndarray:
-    """Per seat, the share of games won with `bonus` added to the scores (ties shared)."""
-    adjusted = scores + bonus[None, :]
-    best = adjusted.max(axis=1, keepdims=True)
-    winners = np.isclose(adjusted, best)
-    rates: np.ndarray = (winners / winners.sum(axis=1, keepdims=True)).mean(axis=0)
-    return rates
-
-
-def _fair_bonus(scores: np.ndarray, seat: int, fair: float, span: float) -> float:
-    """The bonus for `seat` alone that brings its win rate to `fair` (bisection)."""
-    low, high = -span, span
-    bonus = np.zeros(scores.shape[1])
-    for _ in range(40):
-        middle = (low + high) / 2
-        bonus[seat] = middle
-        if _win_rates(scores, bonus)[seat] < fair:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
+def _fair_bonus(thresholds: np.ndarray, fair: float) -> float:
+    """The bonus with which a seat wins a `fair` share of the games: it wins a game when the
+    bonus exceeds that game's threshold (the best other score less its own), so the bonus is
+    taken between the k-th and (k+1)-th smallest thresholds, k = fair x games (between two
+    scores: no ties)."""
+    ordered = np.sort(thresholds)
+    k = min(max(round(fair * len(ordered)), 1), len(ordered) - 1)
+    return float((ordered[k - 1] + ordered[k]) / 2)
 
 
 def compensation(
-    rows: Sequence[BalanceRow], players: int, resamples: int = 200, seed: int = 0
+    rows: Sequence[BalanceRow], players: int, resamples: int = 400, seed: int = 0
 ) -> list[dict[str, Any]]:
     """Per seat, the score bonus (negative: a penalty) that alone would make its win rate the
     fair 1/n, with a 95% bootstrap interval over deals."""
-    if not rows or rows[0].cooperative:
+    if len(rows) < 2 or rows[0].cooperative:
         return []
     scores = np.array([row.scores for row in rows], dtype=float)
     deals = np.array([row.spec.deal for row in rows])
-    span = float(np.ptp(scores)) + 1.0
     fair = 1.0 / players
     unique = np.unique(deals)
-    members = [np.flatnonzero(deals == d) for d in unique]
     rng = np.random.default_rng(seed)
-    draws = [
-        np.concatenate([members[i] for i in rng.integers(0, len(unique), len(unique))])
-        for _ in range(resamples)
-    ]
+    if len(unique) == len(rows):  # one game a deal: resample the games
+        draws = list(rng.integers(0, len(rows), (resamples, len(rows))))
+    else:
+        members = [np.flatnonzero(deals == d) for d in unique]
+        draws = [
+            np.concatenate([members[i] for i in rng.integers(0, len(unique), len(unique))])
+            for _ in range(resamples)
+        ]
     found = []
     for seat in range(players):
-        point = _fair_bonus(scores, seat, fair, span)
-        boot = sorted(_fair_bonus(scores[draw], seat, fair, span) for draw in draws)
+        others = np.delete(scores, seat, axis=1).max(axis=1)
+        thresholds = others - scores[:, seat]
+        boot = sorted(_fair_bonus(thresholds[draw], fair) for draw in draws)
         found.append(
             {
                 "seat": seat,
-                "bonus": point,
+                "bonus": _fair_bonus(thresholds, fair),
                 "low": boot[int(0.025 * (len(boot) - 1))],
                 "high": boot[int(0.975 * (len(boot) - 1))],
             }

@@ -82,13 +82,16 @@ def _seat_statements(
     first = summary["first_player"]
     if first:
         verdict = (
-            "an edge" if first["low"] > fair else "a handicap" if first["high"] < fair else "no"
+            "a measurable first-player advantage"
+            if first["low"] > fair
+            else "a measurable first-player handicap"
+            if first["high"] < fair
+            else "no measurable first-player advantage"
         )
         lines.append(
             f"Seat 0 (the first player) wins {_rate_text(first)} of {players}-player games "
-            f"between equal heuristic players; fair is {pct(fair)}: {verdict} measurable "
-            f"first-player {'advantage' if verdict == 'no' else ''}".rstrip()
-            + f" ({points(first['advantage'])}, p = {first['p_value']:.2g})."
+            f"between equal heuristic players; fair is {pct(fair)}: {verdict} "
+            f"({points(first['advantage'])}, p = {first['p_value']:.2g})."
         )
     worst = max(seats, key=lambda s: abs(s["win_rate"] - fair))
     if worst["seat"] != 0:
@@ -129,7 +132,11 @@ def _ladder_statements(ladder: Mapping[str, Any], players: int, coop: bool) -> l
                     f"Luck: a random player still wins {_rate_text(agent)} {against} "
                     f"(fair {pct(fair)})."
                 )
-    best = max(rungs, key=lambda r: r["agent"]["win_rate"])
+    searches = [r for r in rungs if r["spec"] != "random"]
+    if not searches:
+        lines.append("Skill: no search rung finished a game within the budget.")
+        return lines
+    best = max(searches, key=lambda r: r["agent"]["win_rate"])
     agent = best["agent"]
     if coop:
         lines.append(f"Skill: the best rung, {best['spec']}, wins {_rate_text(agent)} as a party.")
@@ -169,11 +176,21 @@ def _component_statements(field: Mapping[str, Any], restricted: Mapping[str, Any
     entries = [e for e in restricted.get("restricted", []) if e.get("versus_field")]
     if entries:
         worst = min(entries, key=lambda e: e["versus_field"]["difference"])
+        measured = [e for e in entries if e["versus_field"]["high"] < 0]
+        if measured:
+            worst = min(measured, key=lambda e: e["versus_field"]["difference"])
         diff = worst["versus_field"]
+        item = worst["spec"].partition(":")[2]
+        lead = (
+            f"Restricted play: forbidden {item}, the heuristic wins"
+            if measured
+            else "Restricted play: no forbidden component changed the win rate measurably; "
+            f"forbidden {item}, the heuristic wins"
+        )
         lines.append(
-            f"Restricted play: forbidden {worst['spec'].partition(':')[2]}, the heuristic wins "
-            f"{points(diff['difference'])} [{100 * diff['low']:+.1f} to "
-            f"{100 * diff['high']:+.1f}] against the field's result on the same deals."
+            f"{lead} {points(diff['difference'])} [{100 * diff['low']:+.1f} to "
+            f"{100 * diff['high']:+.1f}] against the field's result on the same deals "
+            f"({worst['games']} games)."
         )
     return lines
 

@@ -63,8 +63,15 @@ MCTS_MAX_DOUBLINGS = 5
 LADDER_DEALS = 6
 """Deals each ladder rung should get at least (planning the budgets that fit)."""
 RESTRICTED_ITEMS = 5
-RESERVE = 0.04
-"""Share of the budget kept for the analysis and the files."""
+ANALYSIS_SHARE = 0.1
+"""Share of the field stage's time kept for its estimators."""
+RESERVE = 0.05
+RESERVE_SECONDS = 5.0
+"""Kept from the budget for the files and the last games to finish: 5% and 5 s (at most a
+quarter of the budget)."""
+CHUNK_SHARE = 0.05
+"""A chunk of games sent to a worker is sized to this share of the stage's time left: the
+stage's deadline is checked between chunks."""
 
 
 class StageProgress(Protocol):
@@ -208,11 +215,15 @@ class BalanceRun:
         out: Path,
         progress: StageProgress | None = None,
         clock: Callable[[], float] = time.monotonic,
+        started: float | None = None,
     ) -> None:
+        """`started`: when the budget began on `clock` (default now; the command line passes
+        its process's start, so the start-up counts too)."""
         self.config = config
         self.clock = clock
-        self.started = clock()
-        self.end = self.started + config.budget * (1 - RESERVE)
+        self.started = clock() if started is None else started
+        reserve = min(config.budget / 4, config.budget * RESERVE + RESERVE_SECONDS)
+        self.end = self.started + config.budget - reserve
         self.progress = progress or _Silent()
         self.game = load(config.game, **config.options)
         declaration = declaration_for(self.game)
@@ -248,6 +259,7 @@ class BalanceRun:
         self.cancelled = False
         self.cooperative = bool(play_random(self.game, self.players, 0).result().get("cooperative"))
         self.results: dict[str, Any] = {}
+        self.timing: dict[str, dict[str, float]] = {}
 
     # ------------------------------------------------------------------ time
     def remaining(self) -> float:
@@ -298,7 +310,7 @@ class BalanceRun:
                                 watch=lineup.watch,
                             )
                         )
-            most = 1 if estimate_s is None else max(1, int(0.08 * left / estimate_s))
+            most = 1 if estimate_s is None else max(1, int(CHUNK_SHARE * left / estimate_s))
             result = run(
                 specs,
                 jobs=self.workers,
@@ -327,7 +339,9 @@ class BalanceRun:
             if self.cancelled:
                 break
             handler = getattr(self, f"_stage_{stage}")
-            self.results[stage] = handler(self._stage_seconds(stage))
+            planned, began = self._stage_seconds(stage), self.clock()
+            self.results[stage] = handler(planned)
+            self.timing[stage] = {"planned": planned, "used": self.clock() - began}
         return self.results
 
     def _field_lineup(self, players: int) -> LineUp:
@@ -337,15 +351,18 @@ class BalanceRun:
         rows = self.store.of("field", self._field_lineup(self.players).label)
         return estimate.complete_deals(rows)
 
-    def _summary(self, lineup: LineUp, rows: Sequence[BalanceRow]) -> dict[str, Any]:
-        rows = estimate.complete_deals(rows)
+    def _summary(
+        self, lineup: LineUp, rows: Sequence[BalanceRow], whole_deals: bool = True
+    ) -> dict[str, Any]:
+        rows = estimate.complete_deals(rows) if whole_deals else list(rows)
         if not rows:
             return {"games": 0}
         return summarise_variant(Variant(lineup.label, lineup.options), lineup.lineup, rows)
 
     def _stage_field(self, seconds: float) -> dict[str, Any]:
         lineup = self._field_lineup(self.players)
-        self.play("field", [lineup], seconds, f"{self.players} x {FIELD}")
+        # The estimators take a few seconds on thousands of games: keep time for them.
+        self.play("field", [lineup], seconds * (1 - ANALYSIS_SHARE), f"{self.players} x {FIELD}")
         rows = self.field_rows()
         summary = self._summary(lineup, rows)
         cooperative = bool(rows) and rows[0].cooperative
@@ -386,8 +403,11 @@ class BalanceRun:
         field = self.field_rows()
         found = []
         for lineup in lineups:
-            rows = estimate.complete_deals(done[lineup.label])
-            summary = self._summary(lineup, rows)
+            # Every finished game counts here, also of a deal the budget cut short: a rung of
+            # slow games may finish few whole deals, and each game is compared with the field's
+            # same seat of the same deal anyway.
+            rows = done[lineup.label]
+            summary = self._summary(lineup, rows, whole_deals=False)
             agent = summary["agents"][0] if summary.get("games") else None
             found.append(
                 {
@@ -444,7 +464,7 @@ class BalanceRun:
         lineups[-1] = LineUp(top.label, top.lineup, top.options, watch)
         left = max(0.0, seconds - (self.clock() - start))
         done = self.play("ladder", lineups, left, ", ".join(rungs))
-        top_rows = estimate.complete_deals(done[top.label])
+        top_rows = done[top.label]
         return {
             "rungs": self._compare(lineups, done),
             "top": top.label,
