@@ -25,3 +25,27 @@ def test_ray_backend_gives_the_local_results(tmp_path: Path) -> None:
         runs[backend] = (out / "results.csv").read_text()
     assert runs["ray"] == runs["local"]
     assert runs["ray"].count("\n") == 1 + 12 * 3
+
+
+def test_ray_backend_plays_a_callers_own_play_function() -> None:
+    """`spielwerk balance` sends its own play function (`play_balance`) to the workers: on Ray
+    its rows (exposures, lead changes, watched agreement) equal the local ones."""
+    from dataclasses import replace
+
+    from spielwerk.sim.balance.play import BalanceSpec, play_balance
+    from spielwerk.sim.plan import Variant
+    from spielwerk.sim.runner import run
+
+    specs = [
+        BalanceSpec(
+            i, "witches", Variant("", ()), ("strategy:highest", "heuristic", "heuristic"),
+            i // 3, 40 + i // 3, i % 3, stage="ladder", config="x", watch=("strategy:lowest",),
+        )
+        for i in range(6)
+    ]  # fmt: skip
+    rows = {}
+    for backend in ("local", "ray"):
+        result = run(specs, backend=backend, play=play_balance)
+        rows[backend] = [replace(row, seconds=0.0) for row in result.rows]  # type: ignore[type-var]
+    assert rows["ray"] == rows["local"]
+    assert rows["local"][0].exposures and rows["local"][0].agreement

@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -335,6 +336,37 @@ class BalanceRun:
 
     # ------------------------------------------------------------------ stages
     def execute(self) -> dict[str, Any]:
+        with self._ray():
+            return self._execute()
+
+    @contextmanager
+    def _ray(self) -> Iterator[None]:
+        """With `--backend ray`, one Ray connection for the whole run (each stage's rounds would
+        otherwise start and stop a local instance)."""
+        if self.config.backend != "ray":
+            yield
+            return
+        try:
+            import ray
+        except ImportError:
+            raise SpielwerkError(
+                "the ray backend needs Ray: pip install 'spielwerk[ray]'"
+            ) from None
+        if ray.is_initialized():
+            yield
+            return
+        ray.init(
+            address=self.config.ray_address,
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+        )
+        try:
+            yield
+        finally:
+            ray.shutdown()
+
+    def _execute(self) -> dict[str, Any]:
         for stage in self.config.stages:
             if self.cancelled:
                 break
