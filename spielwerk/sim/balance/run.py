@@ -70,9 +70,11 @@ RESERVE = 0.05
 RESERVE_SECONDS = 5.0
 """Kept from the budget for the files and the last games to finish: 5% and 5 s (at most a
 quarter of the budget)."""
-CHUNK_SHARE = 0.05
-"""A chunk of games sent to a worker is sized to this share of the stage's time left: the
-stage's deadline is checked between chunks."""
+CHUNK_SHARE = 0.02
+CHUNK_SECONDS = 2.0
+"""A chunk of games sent to a worker is sized to 2% of the stage's time left and at most 2 s
+of games (at the speed measured so far): the stage's deadline is checked between chunks, so
+a machine that slows down mid-stage overshoots by little."""
 
 
 class StageProgress(Protocol):
@@ -311,7 +313,11 @@ class BalanceRun:
                                 watch=lineup.watch,
                             )
                         )
-            most = 1 if estimate_s is None else max(1, int(CHUNK_SHARE * left / estimate_s))
+            most = (
+                1
+                if estimate_s is None
+                else max(1, int(min(CHUNK_SHARE * left, CHUNK_SECONDS) / estimate_s))
+            )
             result = run(
                 specs,
                 jobs=self.workers,
