@@ -86,7 +86,10 @@ def test_fingerprint_covers_every_slot_but_the_game() -> None:
     }
     fp = fingerprint(state)
     assert slots <= set(fp)
-    assert fp["game"] == ("witches", [("start_player", 0), ("wheel", "descending")])
+    assert fp["game"] == (
+        "witches",
+        [("planted_double", "none"), ("start_player", 0), ("wheel", "descending")],
+    )
     assert fp["__class__"].endswith("WitchesState")
 
 
@@ -103,7 +106,12 @@ def test_fingerprint_sees_any_change_and_is_a_copy() -> None:
 
 
 def test_option_configurations_cover_each_choice() -> None:
-    assert option_configurations("witches") == [{}, {"wheel": "ascending"}]
+    # planted_double: the test-only planted imbalance of `spielwerk balance` (docs/analysis.md)
+    assert option_configurations("witches") == [
+        {},
+        {"wheel": "ascending"},
+        {"planted_double": "grey-9"},
+    ]
 
 
 # ------------------------------------------------------------------------------------ mutants
