@@ -13,7 +13,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from spielwerk.sim.ladder import apart
-from spielwerk.sim.report import _html_table, _image
+from spielwerk.sim.report import html_table, image_tag
 
 RATING_HEADER = ("entrant", "rating (mu)", "95% interval", "games", "win rate")
 
@@ -127,9 +127,9 @@ def write_html(path: Path, summary: Mapping[str, Any], plots: Sequence[Path]) ->
         f"<p>{summary['players']} players; entrants "
         f"{html.escape(', '.join(summary['entrants']))}; seed {summary['seed']}; "
         f"{html.escape(summary['model'])}; each rating with its 95% interval.</p>",
-        _html_table(RATING_HEADER, rating_rows(summary)),
+        html_table(RATING_HEADER, rating_rows(summary)),
         *(f"<p>{html.escape(line)}</p>" for line in findings(summary)),
-        *(_image(plot) for plot in plots),
+        *(image_tag(plot) for plot in plots),
         "</body></html>",
     ]
     path.write_text("\n".join(parts), encoding="utf-8")
