@@ -488,6 +488,10 @@ def play_random_batch(
 ) -> BatchResult:
     """`games` random games in the kernel (the batched-simulator contract of
     `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
+    if game.planted_double >= 0:  # the test-only planted card: only the NumPy simulator has it
+        from spielwerk.games.witches.batched import play_random_batch as numpy_batch
+
+        return numpy_batch(game, players, games, rng, record)
     initial(game, players)  # checks the player count against the options
     scores = np.zeros((games, players), dtype=np.int64)
     decisions = np.zeros(games, dtype=np.int64)
