@@ -313,6 +313,8 @@ class BalanceRun:
                                 watch=lineup.watch,
                             )
                         )
+            # Deal by deal across the line-ups, so a deadline cuts every line-up alike.
+            specs.sort(key=lambda spec: (spec.deal, spec.index))
             most = (
                 1
                 if estimate_s is None
