@@ -273,6 +273,15 @@ def test_report_answers_the_six_questions_and_resumes(tmp_path: Path) -> None:
         balance(BalanceConfig("witches", players=4, budget=1.0), out)
 
 
+def test_fixed_options_reach_every_stage(tmp_path: Path) -> None:
+    """`--option` values are played in every stage (the planted card in the field games)."""
+    config = BalanceConfig(
+        "witches", players=3, budget=4.0, options={"planted_double": "grey-9"}, stages=("field",)
+    )
+    report, _ = balance(config, tmp_path / "planted")
+    assert report["field"]["summary"]["options"] == {"planted_double": "grey-9"}
+
+
 def test_cli_balance_and_its_errors(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(

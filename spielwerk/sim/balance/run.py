@@ -259,6 +259,8 @@ class BalanceRun:
             },
         )
         self.workers = max(1, config.jobs)
+        self.fixed_options = tuple(sorted(config.options.items()))
+        """`--option` values: every line-up plays with them."""
         self.cancelled = False
         self.cooperative = bool(play_random(self.game, self.players, 0).result().get("cooperative"))
         self.results: dict[str, Any] = {}
@@ -385,7 +387,7 @@ class BalanceRun:
         return self.results
 
     def _field_lineup(self, players: int) -> LineUp:
-        return LineUp(f"{FIELD} x{players}", (FIELD,) * players)
+        return LineUp(f"{FIELD} x{players}", (FIELD,) * players, self.fixed_options)
 
     def field_rows(self) -> list[BalanceRow]:
         rows = self.store.of("field", self._field_lineup(self.players).label)
@@ -434,8 +436,8 @@ class BalanceRun:
 
     def _versus_field(self, spec: str) -> LineUp:
         if self.cooperative:
-            return LineUp(spec, (spec,) * self.players)
-        return LineUp(spec, (spec,) + (FIELD,) * (self.players - 1))
+            return LineUp(spec, (spec,) * self.players, self.fixed_options)
+        return LineUp(spec, (spec,) + (FIELD,) * (self.players - 1), self.fixed_options)
 
     def _compare(
         self, lineups: Sequence[LineUp], done: dict[str, list[BalanceRow]]
