@@ -21,6 +21,13 @@ from spielwerk.core import (
     load_record,
     replay,
 )
+from spielwerk.core.registry import register
+from spielwerk.games import BUILTIN_GAMES
+
+# The composition root: the core knows no game, the package offers its own.
+for _name, _source in BUILTIN_GAMES.items():
+    register(_name, _source)
+del _name, _source
 
 __version__ = "0.1.0"
 

@@ -1,14 +1,17 @@
-"""Which games exist: the built-in ones and third-party ones from the entry-point group
-`spielwerk.games` (a value naming a Game subclass).
+"""Which games exist: those registered in-process (`register`) and third-party ones from the
+entry-point group `spielwerk.games` (a value naming a Game subclass).
 
-A game's module is imported only when that game is loaded, so listing names is cheap and one
-game's import never costs (or breaks) another's.
+The core names no game: the package root (`spielwerk/__init__.py`) registers the built-in
+games, so importing anything under `spielwerk` has them registered, and a source checkout
+works without installation. A game's module is imported only when that game is loaded, so
+listing names is cheap and one game's import never costs (or breaks) another's; the entry
+points are scanned (`importlib.metadata`, slow to import and to search) only when a name is
+asked for that is not registered, or when all names are listed.
 """
 
 from __future__ import annotations
 
 import importlib
-from functools import cache
 from typing import Any
 
 from spielwerk.core.errors import UnknownGame
@@ -16,19 +19,27 @@ from spielwerk.core.game import Game
 
 ENTRY_POINT_GROUP = "spielwerk.games"
 
+_games: dict[str, type[Game] | str] = {}
+"""Game name -> its class, or "module:Class" still to import."""
+_scanned: list[bool] = []
+"""Non-empty once the entry points have been read into `_games`."""
 
-@cache
+
+def register(name: str, source: type[Game] | str) -> None:
+    """Offer game `name`: its Game class, or "module:Class" to import when first loaded. A
+    registered game takes precedence over an entry point of the same name."""
+    _games[name] = source
+
+
 def _registry() -> dict[str, type[Game] | str]:
-    """Game name -> its class, or "module:Class" still to import."""
-    # Built-ins are listed directly so that a source checkout works without installation.
-    from importlib.metadata import entry_points  # slow to import: only when first needed
+    """Every game: the registered ones and the entry points' (read once)."""
+    if not _scanned:
+        from importlib.metadata import entry_points
 
-    from spielwerk.games import BUILTIN_GAMES
-
-    games: dict[str, type[Game] | str] = dict(BUILTIN_GAMES)
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        games.setdefault(entry.name, entry.value)
-    return games
+        for entry in entry_points(group=ENTRY_POINT_GROUP):
+            _games.setdefault(entry.name, entry.value)
+        _scanned.append(True)
+    return _games
 
 
 def import_object(path: str) -> Any:
@@ -38,13 +49,7 @@ def import_object(path: str) -> Any:
 
 
 def game_class(name: str) -> type[Game]:
-    from spielwerk.games import BUILTIN_GAMES
-
-    if name in BUILTIN_GAMES and not _registry.cache_info().currsize:
-        # No entry-point scan for a built-in game (importlib.metadata is slow to import and to
-        # search): built-ins take precedence over entry points of the same name anyway.
-        return _resolve(name, BUILTIN_GAMES[name])
-    games = _registry()
+    games = _games if name in _games else _registry()
     if name not in games:
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(sorted(games))})")
     source = games[name]

@@ -101,7 +101,7 @@ def rules_text(name: str) -> tuple[str, str, str]:
     module = importlib.import_module(cls.__module__.rpartition(".")[0] or cls.__module__)
     about = (module.__doc__ or "").strip().split("\n\n")[0]
     try:
-        from spielwerk.cli.renderers import game_text
+        from spielwerk.core.text import game_text
 
         summary = game_text(cls.name).rules or ""
     except Exception:  # no text module yet
