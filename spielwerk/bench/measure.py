@@ -192,17 +192,38 @@ def openspiel_ismcts(name: str, players: int, iterations: int) -> Figures:
     return {"iterations": iterations, "iterations_per_s": iterations / elapsed}
 
 
-def startup(code: str, runs: int) -> Figures:
-    """Seconds for a fresh interpreter to run `code` (median of `runs`), minus a bare start."""
+def startup(snippets: dict[str, str], runs: int) -> dict[str, Figures]:
+    """Per snippet, seconds for a fresh interpreter to run it (median of `runs`) minus a bare
+    interpreter start; the snippets and the bare start take turns, so that a change of load
+    touches all alike.
 
-    def once(snippet: str) -> float:
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", snippet], check=True)
-        return time.perf_counter() - start
+    Modules run from their compiled byte-code, as in an installed package (pip compiles it on
+    install): the byte-code goes to a scratch directory (`PYTHONPYCACHEPREFIX`, even where
+    `PYTHONDONTWRITEBYTECODE` is set), written by one untimed run of each snippet first."""
+    import os
+    import tempfile
 
-    bare = statistics.median(once("pass") for _ in range(runs))
-    total = statistics.median(once(code) for _ in range(runs))
-    return {"seconds": max(0.0, total - bare), "interpreter_seconds": bare}
+    codes = {"": "pass"} | snippets
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = scratch
+
+        def once(code: str) -> float:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True, env=env)
+            return time.perf_counter() - start
+
+        for code in codes.values():
+            once(code)
+        times: dict[str, list[float]] = {name: [] for name in codes}
+        for _ in range(runs):
+            for name, code in codes.items():
+                times[name].append(once(code))
+    bare = statistics.median(times.pop(""))
+    return {
+        name: {"seconds": max(0.0, statistics.median(spent) - bare), "interpreter_seconds": bare}
+        for name, spent in times.items()
+    }
 
 
 # ---------------------------------------------------------------------- issue 21: the kernels

@@ -46,8 +46,8 @@ class Budget:
     """Measure the kernels' compile time from an empty cache (about a minute of CPU)."""
 
 
-QUICK = Budget(1.0, 0.2, 200, 3, 4096)
-FULL = Budget(5.0, 1.0, 1000, 7, 32768, kernel_cold_start=True)
+QUICK = Budget(1.0, 0.2, 200, 5, 4096)
+FULL = Budget(5.0, 1.0, 1000, 15, 32768, kernel_cold_start=True)
 MCTS_KERNEL_ITERATIONS = 20
 """The compiled search gets this many times the budget: a search of 1000 iterations takes
 about 10 ms, too short to time alone."""
@@ -142,15 +142,10 @@ def run_bench(
     results["mcts"] = mcts
 
     say("start-up")
-    results["startup"] = {
-        "spielwerk": measure.startup(
-            "import spielwerk; spielwerk.load('witches').new_state(4, seed=0)", budget.startup_runs
-        )
-    }
+    snippets = {"spielwerk": "import spielwerk; spielwerk.load('witches').new_state(4, seed=0)"}
     if openspiel:
-        results["startup"]["openspiel"] = measure.startup(
-            "import pyspiel; pyspiel.load_game('hearts').new_initial_state()", budget.startup_runs
-        )
+        snippets["openspiel"] = "import pyspiel; pyspiel.load_game('hearts').new_initial_state()"
+    results["startup"] = measure.startup(snippets, budget.startup_runs)
 
     batched = _batched(budget, say)
     if batched:

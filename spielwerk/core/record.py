@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,6 +65,8 @@ def replay(record: object) -> State:
 
 def load_record(text: str) -> State:
     """Parse a record's JSON text and replay it."""
+    import json  # here, not at the top: most programs never read a record, and it costs start-up
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

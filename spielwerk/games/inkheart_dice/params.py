@@ -7,9 +7,9 @@ matched by a roll is a bit mask, precomputed for all 36 rolls.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib.resources import files
+
+from spielwerk.core.data import read_toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ def _match_masks(values: tuple[int, ...], faces: int) -> tuple[tuple[int, ...], 
 
 
 def _load() -> InkheartParams:
-    data = tomllib.loads(files(__package__).joinpath("data.toml").read_text(encoding="utf-8"))
+    data = read_toml(__package__)
     # Positives first by value, then negatives by absolute value: the id layout relies on it.
     cards = sorted(data["cards"], key=lambda c: (c["value"] < 0, abs(c["value"])))
     values = tuple(int(c["value"]) for c in cards)

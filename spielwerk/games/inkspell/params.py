@@ -8,11 +8,11 @@ Road distances between locations are precomputed.
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from dataclasses import dataclass
-from importlib.resources import files
 from itertools import combinations
+
+from spielwerk.core.data import read_toml
 
 PROVISION = "P"
 ADVANTAGE = "V"
@@ -153,7 +153,7 @@ def _reward(entries: list[list[object]], allowed: set[str]) -> Reward:
 
 
 def _load() -> InkspellParams:
-    data = tomllib.loads(files(__package__).joinpath("data.toml").read_text(encoding="utf-8"))
+    data = read_toml(__package__)
     setup = data["setup"]
     tiles = data["tiles"]
     tile_keys = tuple(str(t["key"]) for t in tiles)

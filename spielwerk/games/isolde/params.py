@@ -7,9 +7,9 @@ count per kind. Boards are indexed in scoring order (Isolde first).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib.resources import files
+
+from spielwerk.core.data import read_toml
 
 MOVES, PLACES, PENALTIES, SPACES = "moves", "places", "penalties", "spaces"
 RESET_START, RESET_SPREAD, RESET_NONE = "start", "spread", "none"
@@ -102,7 +102,7 @@ class IsoldeParams:
 
 
 def _load() -> IsoldeParams:
-    data = tomllib.loads(files(__package__).joinpath("data.toml").read_text(encoding="utf-8"))
+    data = read_toml(__package__)
     setup = data["setup"]
     boards = []
     for entry in data["boards"]:

@@ -6,9 +6,9 @@ files (`scenario.py` reads them); what is left here are the numbers of the rules
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib.resources import files
+
+from spielwerk.core.data import read_toml
 
 DIRECTIONS = ("N", "E", "S", "W")
 """Compass directions on the grid; y grows to the south."""
@@ -38,7 +38,7 @@ class GrailParams:
 
 
 def _load() -> GrailParams:
-    data = tomllib.loads(files(__package__).joinpath("data.toml").read_text(encoding="utf-8"))
+    data = read_toml(__package__)
     rest = data["rest"]
     die = tuple(str(face) for face in data["dice"]["guardian_die"])
     if any(face not in GUARDIAN_FACES for face in die):

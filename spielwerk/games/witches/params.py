@@ -6,9 +6,9 @@ division away and a hand is a short list of ints.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib.resources import files
+
+from spielwerk.core.data import read_toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ class WitchesParams:
 
 
 def _load() -> WitchesParams:
-    data = tomllib.loads(files(__package__).joinpath("data.toml").read_text(encoding="utf-8"))
+    data = read_toml(__package__)
     cards, setup = data["cards"], data["setup"]
     return WitchesParams(
         colours=tuple(cards["colours"]),
