@@ -27,7 +27,7 @@ import numpy as np
 from spielwerk.agents.base import Agent, Turn
 from spielwerk.core.actions import Action
 from spielwerk.core.kernel import available, kernel
-from spielwerk.core.kernel_ops import seed as seed_kernels
+from spielwerk.core.kernel_ops import generator, uniform
 from spielwerk.core.state import CHANCE, TERMINAL, State
 
 SIMULTANEOUS = -3
@@ -98,22 +98,22 @@ def apply(game: int, s: np.ndarray, action: int) -> None:
 
 
 @kernel
-def sample_chance(game: int, s: np.ndarray) -> int:
+def sample_chance(game: int, s: np.ndarray, rng: np.ndarray) -> int:
     if game == WITCHES:
-        return witches.sample_chance(s)
+        return witches.sample_chance(s, rng)
     if game == INKHEART_DICE:
-        return inkheart_dice.sample_chance(s)
-    return isolde.sample_chance(s)
+        return inkheart_dice.sample_chance(s, rng)
+    return isolde.sample_chance(s, rng)
 
 
 @kernel
-def determinize(game: int, s: np.ndarray, seat: int) -> None:
+def determinize(game: int, s: np.ndarray, seat: int, rng: np.ndarray) -> None:
     if game == WITCHES:
-        witches.determinize(s, seat)
+        witches.determinize(s, seat, rng)
     elif game == INKHEART_DICE:
-        inkheart_dice.determinize(s, seat)
+        inkheart_dice.determinize(s, seat, rng)
     else:
-        isolde.determinize(s, seat)
+        isolde.determinize(s, seat, rng)
 
 
 @kernel
@@ -147,15 +147,15 @@ def value(game: int, s: np.ndarray, score_weight: float, out: np.ndarray) -> Non
 
 
 @kernel
-def rollout(game: int, s: np.ndarray) -> None:
+def rollout(game: int, s: np.ndarray, rng: np.ndarray) -> None:
     """Uniformly random play to the end, in place (chance drawn as likely as it is; in a
     simultaneous step the seats pick lowest first): each game's own compiled rollout."""
     if game == WITCHES:
-        witches.rollout(s)
+        witches.rollout(s, rng)
     elif game == INKHEART_DICE:
-        inkheart_dice.rollout(s)
+        inkheart_dice.rollout(s, rng)
     else:
-        isolde.rollout(s)
+        isolde.rollout(s, rng)
 
 
 # ---------------------------------------------------------------------- the tree
@@ -196,6 +196,7 @@ def _choose(
     count: int,
     exploration: float,
     expanded: np.ndarray,
+    rng: np.ndarray,
 ) -> int:
     """The child to follow among `keys[:count]`: a random untried one (created; sets
     `expanded[0]`), else the best by availability-corrected UCB1. Counts availability."""
@@ -206,7 +207,7 @@ def _choose(
         if children[i] < 0:
             untried += 1
     if untried:
-        pick = int(np.random.random() * untried)
+        pick = int(uniform(rng) * untried)
         for i in range(count):
             if children[i] < 0:
                 if pick == 0:
@@ -250,6 +251,7 @@ def search(
     links: np.ndarray,
     totals: np.ndarray,
     used: np.ndarray,
+    rng: np.ndarray,
 ) -> int:
     """Run up to `iterations` iterations into the tree (`links`, `totals`, `used[0]` nodes so
     far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
@@ -266,8 +268,8 @@ def search(
     expanded = np.zeros(1, dtype=np.int64)
     done = 0
     while done < iterations and used[0] + 2 * MAX_SEATS + 2 < capacity:
-        s = roots[int(np.random.random() * roots.shape[0])].copy()
-        determinize(game, s, player)
+        s = roots[int(uniform(rng) * roots.shape[0])].copy()
+        determinize(game, s, player, rng)
         node = 0
         depth = 0
         expanded[0] = 0
@@ -276,7 +278,7 @@ def search(
             if mover == TERMINAL:
                 break
             if mover == CHANCE:
-                apply(game, s, sample_chance(game, s))
+                apply(game, s, sample_chance(game, s, rng))
                 continue
             if mover == SIMULTANEOUS:
                 # Each deciding seat picks from its own statistics at this node.
@@ -288,7 +290,7 @@ def search(
                         count = legal(game, s, seat, out)
                         for i in range(count):
                             keys[i] = SEAT_KEY + seat * ACTION_SPAN + out[i]
-                        i = _choose(links, totals, node, keys, count, exploration, expanded)
+                        i = _choose(links, totals, node, keys, count, exploration, expanded, rng)
                         child = _child(links, node, keys[i])
                         if child < 0:
                             child = _add_child(links, used, node, keys[i])
@@ -313,7 +315,7 @@ def search(
                 node = child
                 continue
             count = legal(game, s, mover, out)
-            i = _choose(links, totals, node, out, count, exploration, expanded)
+            i = _choose(links, totals, node, out, count, exploration, expanded, rng)
             child = _child(links, node, out[i])
             if child < 0:
                 child = _add_child(links, used, node, out[i])
@@ -323,7 +325,7 @@ def search(
             depth += 1
             node = child
             apply(game, s, out[i])
-        rollout(game, s)
+        rollout(game, s, rng)
         value(game, s, score_weight, values)
         links[0, VISITS] += 1
         for d in range(depth):
@@ -350,10 +352,13 @@ class KernelGame:
     """A game's kernel as building blocks for searches written in Python."""
 
     name: str
+    seed: int = 0
+    """Seeds the generator of `determinize` and `rollout`."""
 
     def __post_init__(self) -> None:
         self.code = KERNEL_GAMES.index(self.name)
         self.module = kernel_module(self.name)
+        self.rng = generator(self.seed)
 
     def from_state(self, state: State) -> np.ndarray:
         array: np.ndarray = self.module.from_state(state)
@@ -373,10 +378,10 @@ class KernelGame:
         return np.stack([self.from_state(turn.determinize(rng)) for _ in range(samples)])
 
     def determinize(self, s: np.ndarray, seat: int) -> None:
-        determinize(self.code, s, seat)
+        determinize(self.code, s, seat, self.rng)
 
     def rollout(self, s: np.ndarray) -> None:
-        rollout(self.code, s)
+        rollout(self.code, s, self.rng)
 
     def returns(self, s: np.ndarray, score_weight: float = 0.0) -> list[float]:
         values = np.zeros(MAX_SEATS)
@@ -439,7 +444,7 @@ class KernelMCTSAgent(Agent):
         """The tree after the budget: (links, totals)."""
         assert turn.sample is not None
         roots = self.game.roots(turn, self.world_samples, self.rng)
-        seed_kernels(self.rng.randrange(2**62))
+        stream = generator(self.rng.randrange(2**62))
         capacity = 1 << 12
         links = np.full((capacity, 5), -1, dtype=np.int64)
         links[0, VISITS] = 0
@@ -462,6 +467,7 @@ class KernelMCTSAgent(Agent):
                 links,
                 totals,
                 used,
+                stream,
             )
             if used[0] + 4 * MAX_SEATS + 2 >= links.shape[0]:
                 links, totals = _grow(links, totals)

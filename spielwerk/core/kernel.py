@@ -55,13 +55,24 @@ def cache_dir() -> Path:
 def kernel(fn: F) -> F:
     """`numba.njit(cache=True)` with the cache in `cache_dir()` (Numba's global cache setting is
     left as it was: only functions decorated here use that directory)."""
+    return _compiled(fn, {})
+
+
+def inline_kernel(fn: F) -> F:
+    """`kernel` for the small steps of a hot loop: compiled into each caller (Numba inlines it
+    at its own IR level, `inline="always"`), so a call costs nothing and passes no arrays
+    through a call boundary; called from Python it works like any kernel."""
+    return _compiled(fn, {"inline": "always"})
+
+
+def _compiled(fn: F, options: dict[str, Any]) -> F:
     import numba
     from numba.core import config
 
     previous = getattr(config, "CACHE_DIR")  # noqa: B009 - untyped module attribute
     setattr(config, "CACHE_DIR", str(cache_dir()))  # noqa: B010
     try:
-        compiled: Any = numba.njit(cache=True, nogil=True)(fn)
+        compiled: Any = numba.njit(cache=True, nogil=True, **options)(fn)
     finally:
         setattr(config, "CACHE_DIR", previous)  # noqa: B010
     return cast(F, compiled)

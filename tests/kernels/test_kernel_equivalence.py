@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import spielwerk
-from spielwerk.core.kernel_ops import seed as seed_kernels
+from spielwerk.core.kernel_ops import generator
 
 kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts", reason="needs numba")
 
@@ -130,11 +130,11 @@ def test_kernel_random_games_replay_through_the_engine(name: str) -> None:
     module = kernel_mcts.kernel_module(name)
     for players, options in cases(name):
         game = spielwerk.load(name, **options)
-        seed_kernels(players)
+        rng = generator(players)
         for _ in range(10):
             s = module.initial(game, players)
             actions = np.empty(5000, dtype=np.int64)
-            steps = module.random_game(s, actions)
+            steps = module.random_game(s, actions, rng)
             state = game.new_state(players, seed=0)
             for action in actions[:steps].tolist():
                 state.apply(action)

@@ -13,8 +13,15 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.batch import BatchResult
-from spielwerk.core.kernel import kernel
-from spielwerk.core.kernel_ops import lowest_bit, nth_bit, popcount, seed, uniform
+from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_ops import (
+    generator,
+    lowest_bit,
+    new_generator,
+    nth_bit,
+    popcount,
+    uniform,
+)
 from spielwerk.core.state import CHANCE, TERMINAL
 from spielwerk.games.inkheart_dice import observation
 from spielwerk.games.inkheart_dice.actions import (
@@ -136,7 +143,7 @@ def from_state(state: InkheartDiceState) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- legal actions
-@kernel
+@inline_kernel
 def _card_actions(s: np.ndarray, out: np.ndarray, start: int) -> int:
     """Take from the centre, steal an opponent's unsafe card, or make an own card safe, each
     with a card one die or the sum of both shows [seed]; written from `out[start]` on."""
@@ -165,7 +172,17 @@ def _card_actions(s: np.ndarray, out: np.ndarray, start: int) -> int:
     return count - start
 
 
-@kernel
+@inline_kernel
+def _has_card_action(s: np.ndarray) -> bool:
+    """Whether `_card_actions` lists any (without listing them): a card the dice show lies in
+    the centre, unsafe before an opponent, or unsafe before the current seat."""
+    cards = s[CENTRE]
+    for q in range(s[N]):
+        cards |= s[UNSAFE + q]  # an opponent's to steal, or one's own to make safe
+    return (cards & MASKS[s[DIE_A], s[DIE_B]]) != 0
+
+
+@inline_kernel
 def legal(s: np.ndarray, out: np.ndarray) -> int:
     """The legal action ids (chance outcomes at a chance node) in `legal_ids` order."""
     phase = s[PHASE]
@@ -205,7 +222,7 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
     return count
 
 
-@kernel
+@inline_kernel
 def chance_from(s: np.ndarray, u: float) -> int:
     """The pending chance outcome for a uniform number `u` in [0, 1)."""
     phase = s[PHASE]
@@ -217,13 +234,13 @@ def chance_from(s: np.ndarray, u: float) -> int:
     return DRAW + nth_bit(pool, int(u * popcount(pool)))
 
 
-@kernel
-def sample_chance(s: np.ndarray) -> int:
-    return chance_from(s, np.random.random())
+@inline_kernel
+def sample_chance(s: np.ndarray, rng: np.ndarray) -> int:
+    return chance_from(s, uniform(rng))
 
 
 # ---------------------------------------------------------------------- applying actions
-@kernel
+@inline_kernel
 def apply(s: np.ndarray, action: int) -> None:
     s[STEPS] += 1
     if action >= DRAW:
@@ -265,7 +282,7 @@ def apply(s: np.ndarray, action: int) -> None:
         _take(s, action - TAKE)
 
 
-@kernel
+@inline_kernel
 def _draw(s: np.ndarray, card: int) -> None:
     bit = 1 << card
     s[POOL] &= ~bit
@@ -277,7 +294,7 @@ def _draw(s: np.ndarray, card: int) -> None:
     _end_turn(s)  # the refill completes the take [seed]
 
 
-@kernel
+@inline_kernel
 def _take(s: np.ndarray, card: int) -> None:
     bit = 1 << card
     me = s[CURRENT]
@@ -294,7 +311,7 @@ def _take(s: np.ndarray, card: int) -> None:
     s[TO_MOVE] = CHANCE
 
 
-@kernel
+@inline_kernel
 def _start_turn(s: np.ndarray) -> None:
     s[PHASE] = ROLL_DICE
     s[DIE_A] = 0
@@ -304,7 +321,7 @@ def _start_turn(s: np.ndarray) -> None:
     s[TO_MOVE] = CHANCE
 
 
-@kernel
+@inline_kernel
 def _reroll(s: np.ndarray, which: int) -> None:
     s[REROLLED] = 1
     s[REROLL_WHICH] = which
@@ -312,19 +329,18 @@ def _reroll(s: np.ndarray, which: int) -> None:
     s[TO_MOVE] = CHANCE
 
 
-@kernel
+@inline_kernel
 def _after_reroll(s: np.ndarray) -> None:
     """After re-rolling an action is compulsory if possible, else the turn ends. [seed]"""
     s[REROLL_WHICH] = NO_REROLL
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    if _card_actions(s, out, 0):
+    if _has_card_action(s):
         s[PHASE] = FORCED
         s[TO_MOVE] = s[CURRENT]
     else:
         _end_turn(s)
 
 
-@kernel
+@inline_kernel
 def _end_turn(s: np.ndarray) -> None:
     s[TURNS] += 1
     if s[TURNS] >= s[MAX_TURNS]:
@@ -334,7 +350,7 @@ def _end_turn(s: np.ndarray) -> None:
     _start_turn(s)
 
 
-@kernel
+@inline_kernel
 def _finish(s: np.ndarray, reason: int) -> None:
     s[END_REASON] = reason
     s[PHASE] = OVER
@@ -387,14 +403,14 @@ def returns(s: np.ndarray, out: np.ndarray) -> None:
 
 
 @kernel
-def determinize(s: np.ndarray, seat: int) -> None:
+def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
     """Everything but the pile's order is public and the pile is an unordered pool: every
     seat's information set is the state itself (as in `InkheartDiceState.resample`)."""
     return
 
 
 @kernel
-def rollout(s: np.ndarray) -> int:
+def rollout(s: np.ndarray, rng: np.ndarray) -> int:
     """Play uniformly at random to the end, in place; returns the number of player decisions."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
     decisions = 0
@@ -403,15 +419,15 @@ def rollout(s: np.ndarray) -> int:
         if to_move == TERMINAL:
             return decisions
         if to_move == CHANCE:
-            apply(s, sample_chance(s))
+            apply(s, sample_chance(s, rng))
             continue
         count = legal(s, out)
-        apply(s, out[int(np.random.random() * count)])
+        apply(s, out[int(uniform(rng) * count)])
         decisions += 1
 
 
 @kernel
-def random_game(s: np.ndarray, actions: np.ndarray) -> int:
+def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
     """Play `s` to the end at random, writing every action id into `actions` (which must be
     long enough: `max_turns` x 4 + 16); returns the number of actions."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -421,9 +437,9 @@ def random_game(s: np.ndarray, actions: np.ndarray) -> int:
         if to_move == TERMINAL:
             return steps
         if to_move == CHANCE:
-            action = sample_chance(s)
+            action = sample_chance(s, rng)
         else:
-            action = out[int(np.random.random() * legal(s, out))]
+            action = out[int(uniform(rng) * legal(s, out))]
         apply(s, action)
         actions[steps] = action
         steps += 1
@@ -441,10 +457,12 @@ def play_batch(
     steps: np.ndarray,
 ) -> None:
     """`games` random games one after another (one core): final scores, decisions, steps."""
-    np.random.seed(seed_value)
+    rng = new_generator(seed_value)
+    initial = new(players, start_player, max_turns)
+    s = initial.copy()
     for g in range(games):
-        s = new(players, start_player, max_turns)
-        decisions[g] = rollout(s)
+        s[:] = initial
+        decisions[g] = rollout(s, rng)
         steps[g] = s[STEPS]
         for p in range(players):
             scores_out[g, p] = score(s[SAFE + p])
@@ -472,12 +490,12 @@ def play_random_batch(
             steps,
         )
         return BatchResult(scores, decisions, steps)
-    seed(seed_value)
+    stream = generator(seed_value)
     actions: list[list[int]] = []
     buffer = np.empty(max_game_steps(game), dtype=np.int64)
     for g in range(games):
         s = initial(game, players)
-        count = random_game(s, buffer)
+        count = random_game(s, buffer, stream)
         played = buffer[:count].tolist()
         actions.append(played)
         steps[g] = count

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.batch import BatchResult
-from spielwerk.core.kernel import kernel
-from spielwerk.core.kernel_ops import seed
+from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_ops import generator, new_generator, uniform
 from spielwerk.core.state import CHANCE, TERMINAL
 from spielwerk.games.isolde.actions import (
     BONUS,
@@ -206,7 +206,7 @@ def from_state(state: IsoldeState) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- legal actions
-@kernel
+@inline_kernel
 def _can_go_on_top(s: np.ndarray, board: int) -> bool:
     """The start player's disc shares a space (not the start) with a disc above it."""
     seat = s[START_PLAYER]
@@ -225,7 +225,7 @@ def _can_go_on_top(s: np.ndarray, board: int) -> bool:
     return False
 
 
-@kernel
+@inline_kernel
 def legal(s: np.ndarray, seat: int, out: np.ndarray) -> int:
     """The legal action ids of `seat` (of whoever is to move if only one is), or the chance
     outcomes at a chance node, in `legal_ids` order."""
@@ -266,9 +266,9 @@ def legal(s: np.ndarray, seat: int, out: np.ndarray) -> int:
     return count
 
 
-@kernel
-def sample_chance(s: np.ndarray) -> int:
-    pick = int(np.random.random() * s[DECK_LEFT])
+@inline_kernel
+def sample_chance(s: np.ndarray, rng: np.ndarray) -> int:
+    pick = int(uniform(rng) * s[DECK_LEFT])
     for k in range(NUM_KINDS):
         if pick < s[POOL + k]:
             return DEAL + k
@@ -277,7 +277,7 @@ def sample_chance(s: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------- applying actions
-@kernel
+@inline_kernel
 def apply(s: np.ndarray, action: int) -> None:
     """Apply a legal action (a draft pick names its seat; otherwise whoever is to move)."""
     s[STEPS] += 1
@@ -299,7 +299,7 @@ def apply(s: np.ndarray, action: int) -> None:
         _bonus_move(s, action - BONUS)
 
 
-@kernel
+@inline_kernel
 def _begin_round(s: np.ndarray) -> None:
     """A new round: the start player passes to the left, all cards are shuffled back. [seed]"""
     n = s[N]
@@ -316,7 +316,7 @@ def _begin_round(s: np.ndarray) -> None:
     s[DECIDING] = 0
 
 
-@kernel
+@inline_kernel
 def _deal(s: np.ndarray, kind: int) -> None:
     n = s[N]
     receiver = (s[START_PLAYER] + DECK_SIZE - s[DECK_LEFT]) % n  # from the start player on
@@ -329,7 +329,7 @@ def _deal(s: np.ndarray, kind: int) -> None:
         s[DECIDING] = (1 << n) - 1
 
 
-@kernel
+@inline_kernel
 def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     """Everybody keeps one card face down at once, then passes the rest. [seed]"""
     s[PACKETS + seat * NUM_KINDS + kind] -= 1
@@ -338,13 +338,13 @@ def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     if s[DECIDING]:
         return
     n = s[N]
-    step = DIRECTIONS[(s[ROUND] - 1) % DIRECTIONS.shape[0]]
-    given = s[PACKETS : PACKETS + n * NUM_KINDS].copy()
-    for p in range(n):
-        source = (p - step) % n
-        s[PACKETS + p * NUM_KINDS : PACKETS + (p + 1) * NUM_KINDS] = given[
-            source * NUM_KINDS : (source + 1) * NUM_KINDS
-        ]
+    step = DIRECTIONS[(s[ROUND] - 1) % DIRECTIONS.shape[0]] % n
+    for _ in range(step):  # each seat gets the packet of the seat `step` before it
+        for k in range(NUM_KINDS):
+            last = s[PACKETS + (n - 1) * NUM_KINDS + k]
+            for p in range(n - 1, 0, -1):
+                s[PACKETS + p * NUM_KINDS + k] = s[PACKETS + (p - 1) * NUM_KINDS + k]
+            s[PACKETS + k] = last
     s[DRAFT_STEP] += 1
     if s[DRAFT_STEP] < DRAFT_PICKS:
         s[DECIDING] = (1 << n) - 1
@@ -359,7 +359,7 @@ def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     s[DECIDING] = 0
 
 
-@kernel
+@inline_kernel
 def _play(s: np.ndarray, seat: int, kind: int, board: int) -> None:
     row = HANDS + seat * NUM_KINDS
     s[row + kind] -= 1
@@ -375,7 +375,7 @@ def _play(s: np.ndarray, seat: int, kind: int, board: int) -> None:
     _begin_scoring(s)
 
 
-@kernel
+@inline_kernel
 def _move(s: np.ndarray, board: int, seat: int, steps: int) -> None:
     """Forward, on top of any stack there; the king's disc stops at the last space. [seed]"""
     now = s[DIST + board * SEATS + seat]
@@ -386,7 +386,7 @@ def _move(s: np.ndarray, board: int, seat: int, steps: int) -> None:
         _set_disc(s, board, seat, target, True)
 
 
-@kernel
+@inline_kernel
 def _move_back(s: np.ndarray, board: int, seat: int, steps: int) -> None:
     """Back, never behind the start, under any stack there. [design]"""
     now = s[DIST + board * SEATS + seat]
@@ -395,32 +395,32 @@ def _move_back(s: np.ndarray, board: int, seat: int, steps: int) -> None:
         _set_disc(s, board, seat, target, False)
 
 
-@kernel
+@inline_kernel
 def _set_disc(s: np.ndarray, board: int, seat: int, target: int, on_top: bool) -> None:
+    """Move `seat`'s disc to `target`: on top of the discs there, or under them. The stack
+    order (rearmost first) is rewritten in place: `seat` taken out, the others closed up,
+    `seat` put back at its new place."""
     n = s[N]
     row = DIST + board * SEATS
     order = ORDER + board * SEATS
-    others = np.empty(SEATS, dtype=np.int64)
-    size = 0
-    for i in range(n):
-        if s[order + i] != seat:
-            others[size] = s[order + i]
-            size += 1
+    i = 0
+    while s[order + i] != seat:
+        i += 1
+    while i < n - 1:
+        s[order + i] = s[order + i + 1]
+        i += 1
+    size = n - 1
     if on_top:
         place = size
-        while place and s[row + others[place - 1]] > target:
+        while place and s[row + s[order + place - 1]] > target:
             place -= 1
     else:
         place = 0
-        while place < size and s[row + others[place]] < target:
+        while place < size and s[row + s[order + place]] < target:
             place += 1
-    j = 0
-    for i in range(n):
-        if i == place:
-            s[order + i] = seat
-        else:
-            s[order + i] = others[j]
-            j += 1
+    for j in range(size, place, -1):
+        s[order + j] = s[order + j - 1]
+    s[order + place] = seat
     s[row + seat] = target
 
 
@@ -436,7 +436,7 @@ def _begin_scoring(s: np.ndarray) -> None:
     _begin_isolde_scoring(s)
 
 
-@kernel
+@inline_kernel
 def _placed(s: np.ndarray, board: int, out: np.ndarray) -> int:
     """Seats ranked on a board, front first, without the discs on the start space. [seed]"""
     count = 0
@@ -489,7 +489,7 @@ def _next_bonus_move(s: np.ndarray) -> None:
     _score_boards(s)
 
 
-@kernel
+@inline_kernel
 def _bonus_move(s: np.ndarray, board: int) -> None:
     seat, steps = s[BONUS_QUEUE], s[BONUS_QUEUE + 2]
     left = s[BONUS_LEFT] - 1
@@ -618,13 +618,13 @@ def returns(s: np.ndarray, out: np.ndarray) -> None:
 
 
 @kernel
-def determinize(s: np.ndarray, seat: int) -> None:
+def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
     """Not done in the kernel: searches resample with `IsoldeState.resample` (module doc)."""
     return
 
 
 @kernel
-def rollout(s: np.ndarray) -> int:
+def rollout(s: np.ndarray, rng: np.ndarray) -> int:
     """Play uniformly at random to the end, in place (the draft's picks lowest seat first);
     returns the number of player decisions."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -634,7 +634,7 @@ def rollout(s: np.ndarray) -> int:
         if to_move == TERMINAL:
             return decisions
         if to_move == CHANCE:
-            apply(s, sample_chance(s))
+            apply(s, sample_chance(s, rng))
             continue
         if to_move == SIMULTANEOUS:
             seat = 0
@@ -643,12 +643,12 @@ def rollout(s: np.ndarray) -> int:
         else:
             seat = to_move
         count = legal(s, seat, out)
-        apply(s, out[int(np.random.random() * count)])
+        apply(s, out[int(uniform(rng) * count)])
         decisions += 1
 
 
 @kernel
-def random_game(s: np.ndarray, actions: np.ndarray) -> int:
+def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
     """Play `s` to the end at random (the draft's picks lowest seat first), writing every
     action id into `actions`; returns the number of actions (chance included)."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -658,14 +658,14 @@ def random_game(s: np.ndarray, actions: np.ndarray) -> int:
         if to_move == TERMINAL:
             return steps
         if to_move == CHANCE:
-            action = sample_chance(s)
+            action = sample_chance(s, rng)
         else:
             seat = to_move
             if to_move == SIMULTANEOUS:
                 seat = 0
                 while not (s[DECIDING] >> seat) & 1:
                     seat += 1
-            action = out[int(np.random.random() * legal(s, seat, out))]
+            action = out[int(uniform(rng) * legal(s, seat, out))]
         apply(s, action)
         actions[steps] = action
         steps += 1
@@ -686,10 +686,12 @@ def play_batch(
     steps: np.ndarray,
 ) -> None:
     """`games` random games one after another (one core): final scores, decisions, steps."""
-    np.random.seed(seed_value)
+    rng = new_generator(seed_value)
+    initial = new(players, start_player, tiebreak, setback, reset, quest_first)
+    s = initial.copy()
     for g in range(games):
-        s = new(players, start_player, tiebreak, setback, reset, quest_first)
-        decisions[g] = rollout(s)
+        s[:] = initial
+        decisions[g] = rollout(s, rng)
         steps[g] = s[STEPS]
         for p in range(players):
             scores[g, p] = s[SCORES + p]
@@ -720,12 +722,12 @@ def play_random_batch(
             steps,
         )
         return BatchResult(scores, decisions, steps)
-    seed(seed_value)
+    stream = generator(seed_value)
     actions: list[list[int]] = []
     buffer = np.empty(max_game_steps(game), dtype=np.int64)
     for g in range(games):
         s = initial(game, players)
-        count = random_game(s, buffer)
+        count = random_game(s, buffer, stream)
         played = buffer[:count].tolist()
         actions.append(played)
         steps[g] = count

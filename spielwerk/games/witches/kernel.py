@@ -14,8 +14,15 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.batch import BatchResult
-from spielwerk.core.kernel import kernel
-from spielwerk.core.kernel_ops import lowest_bit, nth_bit, popcount, seed, uniform
+from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_ops import (
+    generator,
+    lowest_bit,
+    new_generator,
+    nth_bit,
+    popcount,
+    uniform,
+)
 from spielwerk.core.state import CHANCE, TERMINAL
 from spielwerk.games.witches import observation
 from spielwerk.games.witches.actions import CHANGE_TRUMP, DRAW, KEEP_TRUMP, NUM_CARDS
@@ -152,7 +159,7 @@ def from_state(state: WitchesState) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- legal actions
-@kernel
+@inline_kernel
 def legal(s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal action ids (of whoever is to move, or the chance outcomes) into `out`;
     returns how many. The order is `WitchesState.legal_ids`'s."""
@@ -177,21 +184,21 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
     return count
 
 
-@kernel
+@inline_kernel
 def chance_from(s: np.ndarray, u: float) -> int:
     """The pending chance draw for a uniform number `u` in [0, 1): a card from the pool."""
     pool = s[POOL]
     return DRAW + nth_bit(pool, int(u * popcount(pool)))
 
 
-@kernel
-def sample_chance(s: np.ndarray) -> int:
+@inline_kernel
+def sample_chance(s: np.ndarray, rng: np.ndarray) -> int:
     """A uniformly random card from the pool (the pending chance draw)."""
-    return chance_from(s, np.random.random())
+    return chance_from(s, uniform(rng))
 
 
 # ---------------------------------------------------------------------- applying actions
-@kernel
+@inline_kernel
 def apply(s: np.ndarray, action: int) -> None:
     """Apply a legal action of whoever is to move (chance included)."""
     s[STEPS] += 1
@@ -204,7 +211,7 @@ def apply(s: np.ndarray, action: int) -> None:
         _draw(s, action - DRAW)
 
 
-@kernel
+@inline_kernel
 def _draw(s: np.ndarray, card: int) -> None:
     bit = 1 << card
     s[POOL] &= ~bit
@@ -226,7 +233,7 @@ def _draw(s: np.ndarray, card: int) -> None:
         _continue_refill(s)
 
 
-@kernel
+@inline_kernel
 def _start_trick(s: np.ndarray, first: int) -> None:
     """`first` leads, or the next player clockwise who still has cards. [design]"""
     n = s[N]
@@ -247,7 +254,7 @@ def _start_trick(s: np.ndarray, first: int) -> None:
     s[TO_MOVE] = s[ORDER]
 
 
-@kernel
+@inline_kernel
 def _play(s: np.ndarray, player: int, card: int) -> None:
     bit = 1 << card
     s[HANDS + player] &= ~bit
@@ -275,7 +282,7 @@ def _play(s: np.ndarray, player: int, card: int) -> None:
     s[TO_MOVE] = winner
 
 
-@kernel
+@inline_kernel
 def _winning_index(s: np.ndarray) -> int:
     """Highest trump wins; without trump, the highest card of the led colour. [seed]"""
     top = s[TRUMPS + s[PILE] - 1]
@@ -298,7 +305,7 @@ def _winning_index(s: np.ndarray) -> int:
     return best
 
 
-@kernel
+@inline_kernel
 def _choose_trump(s: np.ndarray, action: int) -> None:
     new_trump = -1
     if action != KEEP_TRUMP:
@@ -316,7 +323,7 @@ def _choose_trump(s: np.ndarray, action: int) -> None:
     _continue_refill(s)
 
 
-@kernel
+@inline_kernel
 def _capture(s: np.ndarray, winner: int, new_trump: int) -> None:
     for i in range(s[TRICK_LEN]):
         card = s[TRICK + i]
@@ -327,7 +334,7 @@ def _capture(s: np.ndarray, winner: int, new_trump: int) -> None:
     s[TRICK_LEN] = 0
 
 
-@kernel
+@inline_kernel
 def _continue_refill(s: np.ndarray) -> None:
     n = s[N]
     while s[REFILL_LEFT] > 0:
@@ -369,7 +376,7 @@ def returns(s: np.ndarray, out: np.ndarray) -> None:
 
 # ---------------------------------------------------------------------- search
 @kernel
-def determinize(s: np.ndarray, seat: int) -> None:
+def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
     """Deal everything `seat` has not seen afresh, in place: the pile and the cards other seats
     drew face down and still hold, uniformly, each hand keeping its size and its face-up cards
     (the distribution of `WitchesState.resample` over the cards in play)."""
@@ -389,7 +396,7 @@ def determinize(s: np.ndarray, seat: int) -> None:
         unseen &= unseen - 1
         total += 1
     for i in range(total - 1, 0, -1):  # Fisher-Yates
-        j = int(np.random.random() * (i + 1))
+        j = int(uniform(rng) * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
     k = 0
     for q in range(n):
@@ -403,7 +410,7 @@ def determinize(s: np.ndarray, seat: int) -> None:
 
 
 @kernel
-def rollout(s: np.ndarray) -> int:
+def rollout(s: np.ndarray, rng: np.ndarray) -> int:
     """Play uniformly at random to the end, in place; returns the number of player decisions.
 
     The same choices as drawing from `legal` (a card of the hand, keep or a card of the trick,
@@ -417,7 +424,7 @@ def rollout(s: np.ndarray) -> int:
         pool &= pool - 1
         left += 1
     for i in range(left - 1, 0, -1):  # Fisher-Yates
-        j = int(np.random.random() * (i + 1))
+        j = int(uniform(rng) * (i + 1))
         order[i], order[j] = order[j], order[i]
     decisions = 0
     while True:
@@ -426,10 +433,10 @@ def rollout(s: np.ndarray) -> int:
         if phase == PLAY_CARDS:
             seat = s[TO_MOVE]
             hand = s[HANDS + seat]
-            _play(s, seat, nth_bit(hand, int(np.random.random() * popcount(hand))))
+            _play(s, seat, nth_bit(hand, int(uniform(rng) * popcount(hand))))
             decisions += 1
         elif phase == CHOOSE_TRUMP:
-            pick = int(np.random.random() * (s[TRICK_LEN] + 1))
+            pick = int(uniform(rng) * (s[TRICK_LEN] + 1))
             _choose_trump(s, KEEP_TRUMP if pick == 0 else CHANGE_TRUMP + s[TRICK + pick - 1])
             decisions += 1
         elif phase == OVER:
@@ -442,7 +449,7 @@ def rollout(s: np.ndarray) -> int:
 
 # ---------------------------------------------------------------------- many games
 @kernel
-def random_game(s: np.ndarray, actions: np.ndarray) -> int:
+def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
     """Play `s` to the end at random, writing every action id into `actions`; returns the
     number of actions (chance included)."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -452,9 +459,9 @@ def random_game(s: np.ndarray, actions: np.ndarray) -> int:
         if to_move == TERMINAL:
             return steps
         if to_move == CHANCE:
-            action = sample_chance(s)
+            action = sample_chance(s, rng)
         else:
-            action = out[int(np.random.random() * legal(s, out))]
+            action = out[int(uniform(rng) * legal(s, out))]
         apply(s, action)
         actions[steps] = action
         steps += 1
@@ -472,12 +479,12 @@ def play_batch(
     steps: np.ndarray,
 ) -> None:
     """`games` random games one after another (one core): final scores, decisions, steps."""
-    np.random.seed(seed_value)
+    rng = new_generator(seed_value)
     initial = new(players, start_player, descending)
     s = initial.copy()
     for g in range(games):
         s[:] = initial
-        decisions[g] = rollout(s)
+        decisions[g] = rollout(s, rng)
         steps[g] = s[STEPS]
         for p in range(players):
             scores[g, p] = s[SCORES + p]
@@ -509,12 +516,12 @@ def play_random_batch(
             steps,
         )
         return BatchResult(scores, decisions, steps)
-    seed(seed_value)
+    stream = generator(seed_value)
     actions: list[list[int]] = []
     buffer = np.empty(max_game_steps(game), dtype=np.int64)
     for g in range(games):
         s = initial(game, players)
-        count = random_game(s, buffer)
+        count = random_game(s, buffer, stream)
         played = buffer[:count].tolist()
         actions.append(played)
         steps[g] = count
