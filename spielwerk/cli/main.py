@@ -201,7 +201,11 @@ def list_games() -> None:
         cls = game_class(name)
         table.add_row(name, escape(cls.title), f"{cls.min_players}-{cls.max_players}")
         # Options go below the table, one per line: long names stay whole at any width.
-        options += [f"  {name}: {escape(describe_option(spec))}" for spec in cls.option_specs]
+        options += [
+            f"  {name}: {escape(describe_option(spec))}"
+            for spec in cls.option_specs
+            if not spec.test_only
+        ]
     console = _console()
     console.print(table)
     if options:
@@ -217,9 +221,10 @@ def rules(game: Annotated[str, typer.Argument(help="game name, see `spielwerk li
     console = _console()
     console.print(f"[bold]{escape(cls.title)}[/bold] ({cls.name})")
     console.print(f"Players: {cls.min_players} to {cls.max_players}")
-    if cls.option_specs:
+    specs = [spec for spec in cls.option_specs if not spec.test_only]
+    if specs:
         console.print("Options (--option key=value):")
-        for spec in cls.option_specs:
+        for spec in specs:
             console.print(f"  {escape(describe_option(spec))}: {escape(spec.help)}")
     module = importlib.import_module(cls.__module__.rpartition(".")[0] or cls.__module__)
     if module.__doc__:  # its first paragraph: what the game is

@@ -86,6 +86,7 @@ def game_info(name: str) -> dict[str, Any]:
                 "maximum": spec.maximum,
             }
             for spec in cls.option_specs
+            if not spec.test_only
         ],
         "bots": lobby_levels(cls.name),
         "renderer": renderer_url(cls.name),

@@ -62,6 +62,26 @@ def test_list_names_witches_with_players_and_options() -> None:
     assert "witches" in out and "The Witches of Blackmore" in out
     assert "2-6" in out
     assert "wheel=descending" in out and "ascending" in out and "start_player=0" in out
+    assert "planted_double" not in out  # a test-only switch, not a rule
+
+
+def test_a_test_only_option_still_works_from_the_command_line() -> None:
+    """Hidden from `list` and `rules`, the planted imbalance stays usable where it is meant
+    for: a local run that checks `spielwerk balance` finds it."""
+    assert "planted_double" not in run(["rules", "witches"]).plain
+    result = run(
+        [
+            "play",
+            "witches",
+            "--players",
+            "random,random,random",
+            "--seed",
+            "3",
+            "--option",
+            "planted_double=grey-9",
+        ]
+    )
+    assert result.exit_code == 0, result.stderr
 
 
 def test_rules_prints_title_players_options_and_summary() -> None:

@@ -27,10 +27,28 @@ def test_every_registered_game_is_offered_with_its_own_board(shared_server: Serv
         script = httpx.get(shared_server.base + game["renderer"], timeout=30)
         assert script.status_code == 200 and "export function render" in script.text
         assert [b["spec"] for b in game["bots"]][:2] == ["random", "heuristic"]
-        assert [o["name"] for o in game["options"]] == [s.name for s in loaded.option_specs]
+        offered = [s.name for s in loaded.option_specs if not s.test_only]
+        assert [o["name"] for o in game["options"]] == offered
         rules = httpx.get(shared_server.base + game["rules_url"], timeout=30)
         assert rules.status_code == 200 and loaded.title in rules.text
         assert "Rules in brief" in rules.text
+
+
+def test_a_test_only_option_is_neither_offered_nor_accepted(shared_server: Server) -> None:
+    """Witches' planted_double (an imbalance planted for `spielwerk balance`) is not a rule:
+    the lobby never lists it and a client that names it is refused, nothing created."""
+    info = httpx.get(f"{shared_server.base}/api/games/witches", timeout=30).json()
+    assert "planted_double" not in [o["name"] for o in info["options"]]
+    before = httpx.get(f"{shared_server.base}/api/tables", timeout=30).json()
+    body = {
+        "game": "witches",
+        "options": {"planted_double": "grey-9"},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+    }
+    answer = httpx.post(f"{shared_server.base}/api/tables", json=body, timeout=60)
+    assert answer.status_code == 400
+    assert answer.json()["message"] == "option 'planted_double' is for tests only, not offered here"
+    assert httpx.get(f"{shared_server.base}/api/tables", timeout=30).json() == before
 
 
 def test_the_lobby_and_table_pages_are_served_with_a_strict_policy(shared_server: Server) -> None:

@@ -45,6 +45,7 @@ class WitchesGame(Game):
             "test only, not a rule: grey-9 scores double (to check that a balance report "
             "finds a planted imbalance)",
             choices=("none", "grey-9"),
+            test_only=True,
         ),
     )
 
