@@ -8,6 +8,7 @@ end with exactly one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import importlib
+import ipaddress
 import json
 import os
 import random
@@ -316,8 +317,7 @@ def replay(
 ) -> None:
     """Replay a game record, checking every action; print ok and its result."""
     with _user_errors():
-        data = json.loads(file.read_text(encoding="utf-8"))
-        state = spielwerk.replay(data)
+        state = spielwerk.load_record(file.read_text(encoding="utf-8"))
     console = _console()
     console.print(
         f"ok: {escape(state.game.title)}, {state.num_players} players, seed {state.seed}, "
@@ -624,6 +624,20 @@ def serve(
         Path | None,
         typer.Option(help="a directory of Tainted Grail scenarios (NAME.toml) offered by name"),
     ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="address or network of a reverse proxy whose X-Forwarded-For to "
+            "believe (repeatable; default: none)"
+        ),
+    ] = None,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="another origin (https://host) whose pages may use this server (repeatable)"
+        ),
+    ] = None,
+    dev: Annotated[bool, typer.Option(help="serve /openapi.json and /docs")] = False,
 ) -> None:
     """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
     try:
@@ -641,6 +655,14 @@ def serve(
             raise UsageProblem(f"--tables-per-minute must not be negative, not {tables_per_minute}")
         if scenario_dir is not None and not scenario_dir.is_dir():
             raise UsageProblem(f"--scenario-dir {str(scenario_dir)!r} is not a directory")
+        for proxy in trusted_proxy or []:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise UsageProblem(f"--trusted-proxy {proxy!r} is not an address") from None
+        for origin in allowed_origin or []:
+            if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
+                raise UsageProblem(f"--allowed-origin {origin!r}: write it as https://host")
     try:
         run_server(
             host,
@@ -650,6 +672,9 @@ def serve(
             bot_delay,
             tables_per_minute=tables_per_minute,
             scenario_dir=str(scenario_dir) if scenario_dir is not None else None,
+            trusted_proxies=trusted_proxy or [],
+            allowed_origins=allowed_origin or [],
+            dev=dev,
         )
     except Exception as error:  # e.g. an unreachable database or a bad URL
         if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(

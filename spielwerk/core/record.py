@@ -9,14 +9,26 @@ from spielwerk.core.errors import IllegalAction, OptionError, RecordError, Unkno
 from spielwerk.core.registry import load
 from spielwerk.core.state import CHANCE, RECORD_FORMAT, State
 
+MAX_SEED = 2**63 - 1
+"""Seeds are 0 .. 2⁶³ - 1 (what a 64-bit signed column and NumPy's generators hold)."""
+
 
 def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     if name not in record:
         raise RecordError(f"record has no {name!r} field")
     value = record[name]
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise RecordError(f"record field {name!r} has the wrong type: {value!r}")
+        raise RecordError(f"record field {name!r} has the wrong type: {_short(value)}")
     return value
+
+
+def _short(value: object, limit: int = 120) -> str:
+    """A bounded repr for messages (an integer too long to print is described)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer beyond Python's digit limit
+        return "a very long number"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def replay(record: object) -> State:
@@ -25,11 +37,13 @@ def replay(record: object) -> State:
     if not isinstance(record, Mapping):
         raise RecordError("a record must be a JSON object")
     if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a {RECORD_FORMAT} record (format: {record.get('format')!r})")
+        raise RecordError(f"not a {RECORD_FORMAT} record (format: {_short(record.get('format'))})")
     name = _field(record, "game", str)
     options = _field(record, "options", dict)
     players = _field(record, "players", int)
     seed = _field(record, "seed", int)
+    if not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"record field 'seed' must be 0 to 2**63 - 1, not {_short(seed, 40)}")
     actions = _field(record, "actions", list)
     try:
         state = load(name, **options).new_state(players, seed=seed)
@@ -53,7 +67,7 @@ def replay(record: object) -> State:
                 raise IllegalAction("a player entry where chance is to move")
             state.apply(action, player=player)
         except IllegalAction as error:
-            raise RecordError(f"action {index} ({entry['action']!r}): {error}") from None
+            raise RecordError(f"action {index} ({_short(entry['action'])}): {error}") from None
     claimed = record.get("result")
     if claimed is not None:
         if not state.is_terminal():
@@ -64,11 +78,16 @@ def replay(record: object) -> State:
 
 
 def load_record(text: str) -> State:
-    """Parse a record's JSON text and replay it."""
+    """Parse a record's JSON text and replay it; RecordError for anything that is not a
+    valid record (bad JSON, nesting too deep to parse, integers too long to read)."""
     import json  # here, not at the top: most programs never read a record, and it costs start-up
 
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"record is not valid JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("record is not a record: its JSON is nested too deeply") from None
+    except ValueError as error:  # e.g. an integer of more than 4300 digits
+        raise RecordError(f"record cannot be read: {error}") from None
     return replay(data)

@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+from spielwerk.web import logs
 from spielwerk.web.bots import BotPool
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
@@ -92,6 +93,35 @@ class ServerSettings:
     scenario_dir: str | None = None
     """The operator's Tainted Grail scenarios (`NAME.toml`), offered by name with the
     built-in ones."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses (or networks) of reverse proxies whose X-Forwarded-For names the client;
+    without any, the connecting address is the client (`server.py` tells uvicorn)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (`https://games.example.org`) besides the server's own host that may send
+    state-changing requests and open websockets (a proxy that rewrites Host)."""
+    dev: bool = False
+    """Serve /openapi.json and /docs (the API described for developers)."""
+
+
+def origin_allowed(headers: dict[bytes, bytes], allowed: tuple[str, ...]) -> bool:
+    """A request a browser sent from another site is refused: its `Origin` must be this
+    server's own (the `Host` it was sent to) or one the operator allows. A request without
+    `Origin` comes from a program, not a page (browsers send it with every POST and every
+    websocket), unless the browser says the request is cross-site."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return headers.get(b"sec-fetch-site", b"") != b"cross-site"
+    text = origin.decode("latin-1").strip().lower().rstrip("/")
+    if text in allowed:
+        return True
+    scheme, _, netloc = text.partition("://")
+    host = headers.get(b"host", b"").decode("latin-1").strip().lower()
+    return scheme in ("http", "https") and bool(netloc) and netloc == host
+
+
+def is_json(headers: dict[bytes, bytes]) -> bool:
+    content_type = headers.get(b"content-type", b"").decode("latin-1")
+    return content_type.split(";")[0].strip().lower() == "application/json"
 
 
 class _BodyTooLarge(Exception):
@@ -99,17 +129,43 @@ class _BodyTooLarge(Exception):
 
 
 class GuardMiddleware:
-    """Bounds every HTTP request body and adds the security headers to every response."""
+    """Bounds every HTTP request body, adds the security headers to every response, and
+    refuses what a page of another site would send: a state-changing request (POST) or a
+    websocket from a foreign `Origin`, and a POST that is not JSON (a form or `text/plain`,
+    which a foreign page can send without asking)."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int = MAX_BODY_BYTES,
+        allowed_origins: tuple[str, ...] = (),
+        open_paths: frozenset[str] = frozenset(),
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.allowed_origins = tuple(o.lower().rstrip("/") for o in allowed_origins)
+        self.open_paths = open_paths
+        """Paths served without the Content-Security-Policy (`--dev`'s /docs)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers") or [])
+        if scope["type"] == "websocket":
+            if not origin_allowed(headers, self.allowed_origins):
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008})  # answered with 403
+                return
+            await self.app(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
+        if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            if not origin_allowed(headers, self.allowed_origins):
+                await _send_error(send, 403, "requests from another site's page are refused")
+                return
+            if not is_json(headers):
+                await _send_error(send, 415, "send JSON (Content-Type: application/json)")
+                return
         declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await _send_error(send, 413, f"request body larger than {self.limit} bytes")
@@ -130,7 +186,10 @@ class GuardMiddleware:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                extra = SECURITY_HEADERS
+                if scope["path"] in self.open_paths:
+                    extra = [h for h in SECURITY_HEADERS if h[0] != b"content-security-policy"]
+                message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
         try:
@@ -170,6 +229,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        logs.install()
         storage = Storage(settings.db_url)
         hub = TableHub(
             storage,
@@ -190,9 +250,19 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             storage.close()
             table_options.scenarios.close()
 
-    app = FastAPI(title="spielwerk", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="spielwerk",
+        lifespan=lifespan,
+        openapi_url="/openapi.json" if settings.dev else None,
+        docs_url="/docs" if settings.dev else None,
+        redoc_url=None,
+    )
     creation_limit = CreationLimit(settings.tables_per_minute)
-    app.add_middleware(GuardMiddleware)
+    app.add_middleware(
+        GuardMiddleware,
+        allowed_origins=settings.allowed_origins,
+        open_paths=frozenset({"/docs"} if settings.dev else ()),
+    )
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     def hub_of(request: Request | WebSocket) -> TableHub:
@@ -220,6 +290,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/rules/{game}", response_class=HTMLResponse)
     async def rules_page(game: str) -> Response:
+        if game not in web_games():
+            return HTMLResponse("<p>no such game</p>", status_code=404)
         try:
             title, about, summary = rules_text(game)
         except ClientError as error:
@@ -253,6 +325,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game}")
     async def describe_game(game: str) -> Response:
+        if game not in web_games():
+            return _error(404, "no such game")
         try:
             info = info_of(game)
         except ClientError as error:

@@ -3,7 +3,8 @@
 A game's options are made for the terminal, where a text option may name a file. Over the web
 no client value ever reaches the file system: an option that names a file is resolved through a
 list the server knows (the Tainted Grail `scenario`, by name: `scenarios.py`), and any other text
-option must be one of its declared choices, so a new option cannot slip through.
+option must be one of its declared choices; a number option must have an upper bound (a
+table of 10⁹ turns would run for ever). So a new option cannot slip through.
 
 Tables store and publish the *public* options (a scenario's name); the game is built with the
 *load* options (the built-in name, or the path of the server's private copy of the file).
@@ -19,6 +20,7 @@ import spielwerk
 from spielwerk.core.game import Game
 from spielwerk.core.registry import game_class
 from spielwerk.web.errors import ClientError
+from spielwerk.web.logs import quoted
 from spielwerk.web.scenarios import ScenarioCatalog
 
 log = logging.getLogger("spielwerk.web")
@@ -54,6 +56,8 @@ class TableOptions:
                 raise ClientError(f"option {name!r} is for tests only, not offered here")
             if spec.type is str and spec.choices is None:
                 raise ClientError(f"option {name!r} cannot be set over the web")
+            if spec.type is int and spec.maximum is None:
+                raise ClientError(f"option {name!r} has no upper bound: it cannot be set here")
         return dict(given)
 
     def load_options(self, game_name: str, public: Mapping[str, Any]) -> dict[str, Any]:
@@ -86,6 +90,6 @@ class TableOptions:
 
         if isinstance(error, ScenarioError) and game_name == "tainted_grail":
             name = given.get("scenario")
-            log.error("scenario %r cannot be played: %s", name, error)
+            log.error("scenario %s cannot be played: %s", quoted(name), error)
             return f"scenario {name!r} cannot be played: it has errors (see the server's log)"
         return str(error)

@@ -6,6 +6,7 @@ import contextlib
 import os
 import socket
 import sys
+from collections.abc import Sequence
 
 import uvicorn
 
@@ -34,6 +35,9 @@ def serve(
     log_level: str = "info",
     tables_per_minute: int = ServerSettings.tables_per_minute,
     scenario_dir: str | None = None,
+    trusted_proxies: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+    dev: bool = False,
 ) -> None:
     settings = ServerSettings(
         db_url=db_url or ServerSettings.db_url,
@@ -41,6 +45,9 @@ def serve(
         bot_delay=bot_delay,
         tables_per_minute=tables_per_minute,
         scenario_dir=scenario_dir,
+        trusted_proxies=tuple(trusted_proxies),
+        allowed_origins=tuple(allowed_origins),
+        dev=dev,
     )
     Storage(settings.db_url).close()  # a bad URL or an unreachable database fails here, early
     config = uvicorn.Config(
@@ -55,6 +62,10 @@ def serve(
         # compressed frame) out of the question.
         ws_per_message_deflate=False,
         log_level=log_level,
+        # X-Forwarded-For is believed only from the proxies the operator names: from anybody
+        # else it would let one client pass for many (the per-address limits).
+        proxy_headers=bool(settings.trusted_proxies),
+        forwarded_allow_ips=list(settings.trusted_proxies),
         timeout_graceful_shutdown=3,
         # Sockets still saying hello count too: the websockets the hub admits, plus a margin.
         limit_concurrency=settings.max_connections + CONNECTION_MARGIN,

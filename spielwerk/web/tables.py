@@ -30,6 +30,7 @@ from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.web.bots import BotPool, bot_request, check_bot_spec
 from spielwerk.web.catalog import renderer_url, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.logs import quoted
 from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import CreateTable
 from spielwerk.web.storage import (
@@ -238,7 +239,7 @@ class TableHub:
                 raise TableNotFound(f"no table {table_id!r}")
             actions = await self._in_db(self.storage.load_actions, table_id)
         except StorageError as error:
-            log.error("table %s: %s", table_id, error.__cause__ or error)
+            log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
             raise ClientError("the database did not answer; try again") from None
         return await self._in_thread(self._rebuild, row, actions)
 

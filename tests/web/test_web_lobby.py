@@ -98,6 +98,9 @@ def test_serve_says_where_the_lobby_is(server: Server) -> None:
         (["--port", "0"], 2, "--port must be 1..65535, not 0"),
         (["--bot-delay", "-1"], 2, "--bot-delay must not be negative"),
         (["--tables-per-minute", "-1"], 2, "--tables-per-minute must not be negative"),
+        (["--trusted-proxy", "my-proxy"], 2, "--trusted-proxy 'my-proxy' is not an address"),
+        (["--allowed-origin", "games.example"], 2, "write it as https://host"),
+        (["--scenario-dir", "/no/such/dir"], 2, "is not a directory"),
     ],
 )
 def test_serve_refuses_bad_settings(args: list[str], code: int, message: str) -> None:

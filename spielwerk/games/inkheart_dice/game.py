@@ -36,6 +36,7 @@ class InkheartDiceGame(Game):
             PARAMS.max_turns,
             "the game ends after this many turns (against endless stealing)",
             minimum=1,
+            maximum=10 * PARAMS.max_turns,  # a bound on a table's length (issue 15)
         ),
     )
 

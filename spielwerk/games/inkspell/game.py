@@ -28,6 +28,7 @@ class InkspellGame(Game):
             "safety bound, not a rule: the game is scored after this many rounds if the end "
             "was not triggered (bot games take 12-26)",
             minimum=1,
+            maximum=10 * PARAMS.max_rounds,  # a bound on a table's length (issue 15)
         ),
     )
 

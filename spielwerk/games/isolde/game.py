@@ -68,6 +68,7 @@ class IsoldeGame(Game):
             PARAMS.boards[QUEST].table[0],
             "points for first place on the quest (the rulebook says 3; public sources 17)",
             minimum=0,
+            maximum=100,
         ),
     )
 
