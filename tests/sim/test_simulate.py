@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
+import select
 import signal
 import statistics
 import subprocess
@@ -220,6 +222,26 @@ def test_parse_vary_refuses_repeats() -> None:
         parse_vary(["wheel=ascending,ascending"])
 
 
+def wait_for_finished_games(process: subprocess.Popen[str], timeout: float = 600) -> str:
+    """Read the live progress bar on the process's stderr until it counts a finished game
+    ("12/200000"); what was read. Fails if the process ends or nothing finishes in time."""
+    assert process.stderr is not None
+    descriptor = process.stderr.fileno()
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([descriptor], [], [], 1.0)
+        if not ready:
+            continue
+        chunk = os.read(descriptor, 1 << 16)
+        if not chunk:
+            raise AssertionError(f"the run ended before a game finished: {seen[-500:]!r}")
+        seen += chunk
+        if any(int(done) > 0 for done, _ in re.findall(rb"(\d+)/(\d+)", seen)):
+            return seen.decode(errors="replace")
+    raise AssertionError(f"no game finished within {timeout} s: {seen[-500:]!r}")
+
+
 @pytest.mark.parametrize(
     ("lineup", "jobs", "games"),
     [
@@ -237,19 +259,23 @@ def test_ctrl_c_stops_cleanly_and_reports_what_finished(
     """SIGINT (Ctrl-C) in the middle: the run stops, prints the summary of the games that
     finished, writes them, and exits 130."""
     out = tmp_path / "partial"
+    # The progress bar is drawn live (as on a terminal), so the test can see games finish.
+    live = {"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1", "NO_COLOR": "1"}
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("spielwerk")), "simulate", "witches", "-n", str(games),
          "-p", lineup, "--jobs", jobs, "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "COLUMNS": "120"},
+        env={**os.environ, "COLUMNS": "120", **live},
     )  # fmt: skip
     assert process.stdout is not None
     header = process.stdout.readline()  # printed when the plan is made and the games start
     assert "seat rotations" in header
-    time.sleep(3)
+    # Interrupt once a game has finished, however slow the machine: not after a fixed time.
+    progress = wait_for_finished_games(process)
     process.send_signal(signal.SIGINT)
-    rest, stderr = process.communicate(timeout=120)
+    rest, stderr = process.communicate(timeout=300)
     stdout = header + rest
+    stderr = progress + stderr
     assert process.returncode == 130, stderr
     assert "Interrupted" in stdout and "Agents" in stdout
     assert "stopped: interrupted after" in stderr

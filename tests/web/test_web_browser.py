@@ -181,12 +181,12 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     assert table.errors == [] and table.stray_words() == []
     # The server agrees: the table is finished, with this result.
     table_id = table.page.url.split("/table/")[1].split("#")[0]
-    summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    summary = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=60).json()
     assert summary["finished"] is True
     # The result offers the game's record, which replays to the end.
     href = table.page.locator("#record").get_attribute("href")
     assert href == f"/api/tables/{table_id}/record"
-    assert spielwerk.replay(httpx.get(server.base + href, timeout=10).json()).is_terminal()
+    assert spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).is_terminal()
     lines = table.log_lines()
     assert any(line.startswith("seat 1 plays") for line in lines)  # bots' moves arrived live
     # The log names the cards dealt to this seat, and never a card dealt to another.

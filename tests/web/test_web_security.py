@@ -170,13 +170,16 @@ def test_binary_messages_and_floods_are_refused(shared_server: Server) -> None:
 
 def test_http_requests_are_validated_and_bounded(shared_server: Server) -> None:
     base = shared_server.base
-    post = lambda body: httpx.post(f"{base}/api/tables", content=body, timeout=10)  # noqa: E731
+    json_type = {"Content-Type": "application/json"}
+    post = lambda body: httpx.post(  # noqa: E731
+        f"{base}/api/tables", content=body, headers=json_type, timeout=10
+    )
     big = post(b'{"game": "witches", "pad": "' + b"x" * 20_000 + b'"}')
     assert big.status_code == 413
     assert big.json() == {"type": "error", "message": "request body larger than 16384 bytes"}
 
     def refused(body: dict[str, Any], status: int, text: str) -> None:
-        answer = httpx.post(f"{base}/api/tables", json=body, timeout=10)
+        answer = httpx.post(f"{base}/api/tables", json=body, timeout=60)
         assert answer.status_code == status, answer.text
         assert answer.json()["type"] == "error" and text in answer.json()["message"]
 
@@ -212,9 +215,9 @@ def test_http_requests_are_validated_and_bounded(shared_server: Server) -> None:
     refused({"game": "witches", "seats": [human, {"kind": "robot"}]}, 422, "seats.1.kind")
     refused({"game": "witches", "seats": [human, human], "x": 1}, 422, "x")
     assert post(b"{not json").status_code == 422
-    assert httpx.get(f"{base}/api/tables/nosuchtable", timeout=10).status_code == 404
+    assert httpx.get(f"{base}/api/tables/nosuchtable", timeout=60).status_code == 404
 
-    page = httpx.get(f"{base}/", timeout=10)
+    page = httpx.get(f"{base}/", timeout=60)
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["referrer-policy"] == "no-referrer"
@@ -224,8 +227,8 @@ def test_tokens_are_stored_only_as_hashes(server: Server) -> None:
     created: Any = server.create("witches", ["human", "human", "heuristic"])
     tokens = [seat["token"] for seat in created["seats"] if seat["token"]]
     assert len(tokens) == 2
-    listing = httpx.get(f"{server.base}/api/tables", timeout=10).text
-    table = httpx.get(f"{server.base}/api/tables/{created['id']}", timeout=10).text
+    listing = httpx.get(f"{server.base}/api/tables", timeout=60).text
+    table = httpx.get(f"{server.base}/api/tables/{created['id']}", timeout=60).text
     for token in tokens:
         assert token not in listing and token not in table
     path = server.db_url.removeprefix("sqlite:///")
