@@ -7,6 +7,7 @@ them under CI (`CI` set), where `.ci/run` installs them.
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 import pwd
@@ -15,7 +16,8 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -167,7 +169,7 @@ class Server:
             self.log_path.unlink(missing_ok=True)
 
     def health(self) -> dict[str, Any]:
-        answer: dict[str, Any] = httpx.get(f"{self.base}/healthz", timeout=10).json()
+        answer: dict[str, Any] = httpx.get(f"{self.base}/healthz", timeout=60).json()
         return answer
 
     def create(self, game: str, seats: list[str], **options: object) -> dict[str, Any]:
@@ -240,6 +242,11 @@ class PostgresServer:
 
     def start(self) -> PostgresServer:
         self._run(self.initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the cluster (again, after `halt`), on the same port and data."""
         options = (
             f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
@@ -247,7 +254,12 @@ class PostgresServer:
         log = str(self.root / "log")
         self._run(self.pg_ctl, "-D", str(self.data), "-o", options, "-l", log, "-w", "start")
         self.started = True
-        return self
+
+    def halt(self) -> None:
+        """Stop the cluster as an operator would (`pg_ctl stop -m fast`: open connections are
+        cut), keeping its data for `resume`."""
+        self._run(self.pg_ctl, "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self.started = False
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
@@ -268,6 +280,46 @@ class PostgresServer:
                 self._run(self.pg_ctl, "-D", str(self.data), "-m", "immediate", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------- a full disk
+@contextmanager
+def small_filesystem(path: Path, megabytes: int = 4) -> Iterator[Path]:
+    """A real file system of `megabytes` (tmpfs) mounted at `path`, so a test can fill it up:
+    writes then fail with ENOSPC as on a full disk. Mounting needs root (CI runs as root)."""
+    path.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        missing("a full-disk test mounts a small tmpfs, which needs root")
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={megabytes}m,mode=0777", "tmpfs", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        missing(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], capture_output=True, timeout=60, check=False)
+
+
+def fill_up(directory: Path) -> Path:
+    """Write a file into `directory` until its file system has no block left; the file."""
+    filler = directory / "filler"
+    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        for chunk in (1 << 16, 1 << 12, 1 << 9, 1):
+            try:
+                while True:
+                    os.write(descriptor, b"\0" * chunk)
+            except OSError as error:
+                if error.errno != errno.ENOSPC:
+                    raise
+    finally:
+        os.close(descriptor)
+    return filler
 
 
 # ---------------------------------------------------------------------- Chromium
