@@ -241,6 +241,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         )
         app.state.hub = hub
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
+        hub.resuming = True  # from the first request on: /healthz says so until it is done
         resuming = asyncio.create_task(hub.resume_bots(), name="resume-bots")
         try:
             yield
@@ -421,9 +422,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:
         """Liveness, and how much the server holds in memory (tables rebuilt from the
-        database, open websockets): both fall back to zero when everybody has left."""
+        database, open websockets): both fall back to zero when everybody has left. Also how
+        many tables were rebuilt since the start, and whether the start-up still resumes the
+        tables where the server is to move."""
         hub = hub_of(request)
-        return {"status": "ok", "live_tables": len(hub.tables), "connections": hub.connections}
+        return {
+            "status": "ok",
+            "live_tables": len(hub.tables),
+            "connections": hub.connections,
+            "tables_loaded": hub.loaded,
+            "resuming": hub.resuming,
+        }
 
     # ------------------------------------------------------------------ websocket
     @app.websocket("/ws/tables/{table_id}")

@@ -32,11 +32,15 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
     func,
     insert,
+    inspect,
+    or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -59,6 +63,11 @@ tables_table = Table(
     Column("created_at", Float, nullable=False, index=True),
     Column("finished", Boolean, nullable=False, default=False),
     Column("steps", Integer, nullable=False, default=0),
+    # Who is to move after the stored steps (a JSON list of seats), and whether the server
+    # must make the next move (a bot's or chance's): a restart resumes exactly those tables.
+    # Added after the first release: NULL in older rows.
+    Column("to_move", Text, nullable=True),
+    Column("server_moves", Boolean, nullable=True, index=True),
 )
 
 seats_table = Table(
@@ -128,6 +137,8 @@ class TableRow:
     created_at: float
     finished: bool
     steps: int
+    to_move: list[int] | None
+    """Who is to move after the stored steps (None in rows from older versions)."""
     seats: tuple[SeatRow, ...]
 
 
@@ -160,6 +171,7 @@ class Storage:
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -181,6 +193,8 @@ class Storage:
         seed: int,
         chance_secret: str,
         seats: Sequence[SeatRow],
+        to_move: Sequence[int] | None = None,
+        server_moves: bool | None = None,
     ) -> None:
         with self._failing_as_storage_error("create a table"), self.engine.begin() as conn:
             conn.execute(
@@ -194,6 +208,8 @@ class Storage:
                     created_at=time.time(),
                     finished=False,
                     steps=0,
+                    to_move=_json_or_none(to_move),
+                    server_moves=server_moves,
                 )
             )
             conn.execute(
@@ -216,10 +232,15 @@ class Storage:
         first_index: int,
         steps: Sequence[tuple[int, dict[str, Any]]],
         finished: bool,
+        to_move: Sequence[int] | None = None,
+        server_moves: bool | None = None,
     ) -> None:
         """Store `steps` (actor, action JSON) as actions `first_index`, `first_index + 1`, ...
-        in one transaction. Raises StepConflict, storing nothing, if any index is taken, and
-        StorageError, storing nothing, if the database fails."""
+        in one transaction, with who is to move after them. Raises StepConflict, storing
+        nothing, if any index is taken by other steps, and StorageError, storing nothing, if
+        the database fails. Storing the same steps again is a success that changes nothing:
+        a write whose answer was lost (the database went away after it committed) can be
+        retried."""
         if not steps:
             return
         rows = [
@@ -238,14 +259,37 @@ class Storage:
                     update(tables_table)
                     .where(tables_table.c.id == table_id)
                     .where(tables_table.c.steps == first_index)
-                    .values(steps=first_index + len(steps), finished=finished)
+                    .values(
+                        steps=first_index + len(steps),
+                        finished=finished,
+                        to_move=_json_or_none(to_move),
+                        server_moves=server_moves,
+                    )
                 )
                 if done.rowcount != 1:
                     raise StepConflict(f"table {table_id} moved on before step {first_index}")
-        except IntegrityError as error:  # the primary key: someone stored these steps first
+        except IntegrityError as error:  # the primary key: these steps are stored already
+            if self._stored_already(table_id, first_index, rows):
+                return
             raise StepConflict(f"step {first_index} of {table_id} is taken") from error
         except SQLAlchemyError as error:
             raise StorageError(f"could not store step {first_index} of {table_id}") from error
+
+    def _stored_already(self, table_id: str, first_index: int, rows: list[dict[str, Any]]) -> bool:
+        """True if exactly these steps are the last ones stored (by an earlier try)."""
+        last = first_index + len(rows)
+        with self._failing_as_storage_error("check stored steps"), self.engine.connect() as conn:
+            steps = conn.execute(
+                select(tables_table.c.steps).where(tables_table.c.id == table_id)
+            ).scalar_one_or_none()
+            stored = conn.execute(
+                select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
+                .where(actions_table.c.table_id == table_id)
+                .where(actions_table.c.idx >= first_index)
+                .order_by(actions_table.c.idx)
+            ).all()
+        wanted = [(r["idx"], r["actor"], r["action"]) for r in rows]
+        return steps == last and [(r.idx, r.actor, r.action) for r in stored] == wanted
 
     # ------------------------------------------------------------------ reads
     def load_table(self, table_id: str) -> TableRow | None:
@@ -286,16 +330,23 @@ class Storage:
                     seats[seat.table_id].append(seat)
         return [_table_row(r._mapping, seats[r.id]) for r in rows]
 
-    def unfinished_bot_tables(self) -> list[str]:
-        """Ids of the tables still being played that seat a bot, oldest first: the ones a
-        restarted server resumes by itself (a bot may be to move with nobody watching)."""
+    def tables_to_resume(self) -> list[str]:
+        """Ids of the unfinished tables where the server is to move (a bot or chance), oldest
+        first: the ones a restarted server resumes by itself. Rows from before `server_moves`
+        was stored count if they seat a bot (they are looked at once, and then know)."""
         with self._failing_as_storage_error("list tables"), self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables_table.c.id)
                 .where(
                     tables_table.c.finished.is_(False),
-                    tables_table.c.id.in_(
-                        select(seats_table.c.table_id).where(seats_table.c.kind == "bot")
+                    or_(
+                        tables_table.c.server_moves.is_(True),
+                        and_(
+                            tables_table.c.server_moves.is_(None),
+                            tables_table.c.id.in_(
+                                select(seats_table.c.table_id).where(seats_table.c.kind == "bot")
+                            ),
+                        ),
                     ),
                 )
                 .order_by(tables_table.c.created_at)
@@ -318,8 +369,32 @@ def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
         created_at=float(row["created_at"]),
         finished=bool(row["finished"]),
         steps=int(row["steps"]),
+        to_move=json.loads(row["to_move"]) if row["to_move"] is not None else None,
         seats=tuple(SeatRow(s.seat, s.kind, s.bot, s.token_hash) for s in seats),
     )
+
+
+def _json_or_none(value: Sequence[int] | None) -> str | None:
+    return None if value is None else json.dumps(list(value))
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Columns added by later versions go into an existing database (all nullable, so old
+    rows stay valid). Two servers starting at once may both try: the loser finds them."""
+    inspector = inspect(engine)
+    for table in metadata.sorted_tables:
+        present = {column["name"] for column in inspector.get_columns(table.name)}
+        for column in table.columns:
+            if column.name in present:
+                continue
+            kind = column.type.compile(engine.dialect)
+            try:
+                with engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
+            except SQLAlchemyError:
+                names = {c["name"] for c in inspect(engine).get_columns(table.name)}
+                if column.name not in names:
+                    raise
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -17,6 +17,7 @@ import hashlib
 import logging
 import random
 import secrets
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from spielwerk.agents import AgentSpecError
 from spielwerk.core.actions import Action
 from spielwerk.core.game import Game
 from spielwerk.core.state import CHANCE, TERMINAL, State
-from spielwerk.web.bots import BotPool, bot_request, check_bot_spec
+from spielwerk.web.bots import BotPool, BotRequest, bot_request, check_bot_spec
 from spielwerk.web.catalog import renderer_url, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.logs import quoted
@@ -47,6 +48,30 @@ log = logging.getLogger("spielwerk.web")
 T = TypeVar("T")
 
 MOVED_ON = "the table changed elsewhere; reload the page"
+TROUBLE = "the server could not save — retrying"
+"""What every page at a table shows while the server's own moves (bots, chance) wait for the
+database."""
+NOT_SAVED = "the database did not answer; nothing changed, try again"
+
+
+class DatabaseDown(ClientError):
+    """The database did not answer a read; nothing changed."""
+
+
+class Backoff:
+    """Waits between retries: doubling from `first` up to `most` seconds."""
+
+    def __init__(self, first: float = 0.5, most: float = 10.0) -> None:
+        self.first, self.most = first, most
+        self._next = first
+
+    def next(self) -> float:
+        wait = self._next
+        self._next = min(self._next * 2, self.most)
+        return wait
+
+    def reset(self) -> None:
+        self._next = self.first
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +102,8 @@ class LiveTable:
     connections: set[Connection] = field(default_factory=set)
     driver: asyncio.Task[None] | None = None
     broken: str | None = None
+    trouble: str | None = None
+    """Set while the server's own next move could not be saved (TROUBLE)."""
 
     @property
     def id(self) -> str:
@@ -94,6 +121,10 @@ class LiveTable:
             if seat.token_hash is not None and secrets.compare_digest(digest, seat.token_hash):
                 found = seat.seat
         return found
+
+    def server_turn(self) -> bool:
+        """True if the server is to move: a chance event, or a bot's decision."""
+        return server_moves(self.row, self.state)
 
     def bot_turns(self) -> list[tuple[int, str]]:
         """(seat, spec) of every bot that has a decision to make now."""
@@ -113,6 +144,13 @@ def deciders(state: State) -> list[int]:
     if isinstance(to_move, frozenset):
         return sorted(to_move)
     return [to_move] if to_move >= 0 else []
+
+
+def server_moves(row: TableRow, state: State) -> bool:
+    """True if the server makes the next move of this table: chance, or a bot's."""
+    if state.to_move == CHANCE:
+        return True
+    return any(row.seats[seat].kind == "bot" for seat in deciders(state))
 
 
 def viewer_texts(state: State, action: Action) -> tuple[str, ...]:
@@ -148,6 +186,9 @@ class TableHub:
             max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="spielwerk-db"
         )
         self._closed = False
+        self.loaded = 0
+        """Tables rebuilt from the database since the start (replays)."""
+        self.resuming = False
 
     async def _in_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -174,7 +215,7 @@ class TableHub:
         players = len(request.seats)
         seed = secrets.randbelow(2**31)
         try:
-            game.new_state(players, seed=seed)  # checks the player count and player options
+            fresh = game.new_state(players, seed=seed)  # checks the player count and options
         except spielwerk.OptionError as error:
             raise ClientError(str(error)) from None
         seats: list[SeatRow] = []
@@ -202,6 +243,8 @@ class TableHub:
                 seed,
                 secrets.token_hex(16),
                 seats,
+                deciders(fresh),
+                fresh.to_move == CHANCE or any(seats[p].kind == "bot" for p in deciders(fresh)),
             )
         except StorageError as error:
             log.error("creating a table: %s", error.__cause__ or error)
@@ -226,7 +269,14 @@ class TableHub:
             self._loading.pop(table_id, None)
         if not table.broken:
             async with table.lock:
-                await self._advance(table, [])
+                try:
+                    await self._advance(table, [])  # chance events pending since the last write
+                except StepConflict as error:
+                    self._moved_on(table, error)
+                    raise ClientError(MOVED_ON) from None
+                except StorageError as error:  # the bot driver tries again
+                    log.error("table %s: %s", table.id, error.__cause__ or error)
+                    self._troubled(table)
             self._kick(table)
         return table
 
@@ -240,8 +290,10 @@ class TableHub:
             actions = await self._in_db(self.storage.load_actions, table_id)
         except StorageError as error:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
-            raise ClientError("the database did not answer; try again") from None
-        return await self._in_thread(self._rebuild, row, actions)
+            raise DatabaseDown("the database did not answer; try again") from None
+        table = await self._in_thread(self._rebuild, row, actions)
+        self.loaded += 1
+        return table
 
     def _rebuild(self, row: TableRow, actions: Sequence[Any]) -> LiveTable:
         """The table rebuilt from its stored row and actions (in a worker thread)."""
@@ -252,23 +304,38 @@ class TableHub:
         return _replay_table(row, game, actions)
 
     async def resume_bots(self) -> int:
-        """After a (re)start: load every unfinished table that seats a bot, so that bots to move
-        go on without waiting for a visitor. Returns how many tables were looked at."""
+        """After a (re)start: load the unfinished tables where the server is to move (a bot,
+        chance), so they go on without waiting for a visitor; tables waiting for a person stay
+        in the database until somebody opens them. A database that does not answer is asked
+        again with back-off. Returns how many tables were resumed."""
+        self.resuming = True
+        backoff = Backoff()
         try:
-            table_ids = await self._in_db(self.storage.unfinished_bot_tables)
-        except StorageError as error:
-            log.error("resuming tables: %s", error.__cause__ or error)
-            return 0
-        for table_id in table_ids:
-            if self._closed:
-                break
-            try:
-                table = await self.get(table_id)  # replays, then starts the bots if they move
-            except (ClientError, TableNotFound) as error:
-                log.error("resuming table %s: %s", table_id, error)
-                continue
-            self._evict_if_idle(table)  # a human is to move: nothing to do until they come
-        return len(table_ids)
+            while True:
+                try:
+                    table_ids = await self._in_db(self.storage.tables_to_resume)
+                    break
+                except StorageError as error:
+                    wait = backoff.next()
+                    log.error("resuming tables: %s; retrying in %.1f s", error.__cause__, wait)
+                    await asyncio.sleep(wait)
+            pending = deque(table_ids)
+            while pending and not self._closed:
+                table_id = pending.popleft()
+                try:
+                    table = await self.get(table_id)  # replays, then starts the bots
+                except DatabaseDown:
+                    pending.append(table_id)
+                    await asyncio.sleep(backoff.next())
+                    continue
+                except ClientError as error:
+                    log.error("resuming table %s: %s", table_id, error)
+                    continue
+                backoff.reset()
+                self._evict_if_idle(table)  # an old row whose person is to move
+            return len(table_ids)
+        finally:
+            self.resuming = False
 
     # ------------------------------------------------------------------ acting
     async def act(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> int:
@@ -288,14 +355,22 @@ class TableHub:
                 state.clone().apply(action, player=seat)
             except spielwerk.IllegalAction as error:
                 raise ClientError(f"illegal action: {error}") from None
-            await self._advance(table, [(seat, action)])
+            try:
+                await self._advance(table, [(seat, action)])
+            except StepConflict as error:
+                self._moved_on(table, error)
+                raise ClientError(MOVED_ON) from None
+            except StorageError as error:
+                log.error("table %s: %s", table.id, error.__cause__ or error)
+                raise ClientError(NOT_SAVED) from None
             version = table.version
         self._kick(table)
         return version
 
     async def _advance(self, table: LiveTable, moves: Sequence[tuple[int, Action]]) -> None:
         """Apply `moves` and every chance event that follows on a copy, store them, then make
-        the copy live and wake the connections. The caller holds the table's lock."""
+        the copy live and wake the connections. The caller holds the table's lock. Raises
+        StepConflict or StorageError, changing nothing, if the write fails."""
         work = table.state.clone()
         steps: list[tuple[int, dict[str, Any]]] = []
         lines: list[LogLine] = []
@@ -314,67 +389,109 @@ class TableHub:
             steps.append((actor, action.to_json()))
         if not steps:
             return
-        first = table.version
-        try:
-            await self._in_db(
-                self.storage.append_actions, table.id, first, steps, work.to_move == TERMINAL
-            )
-        except StepConflict as error:
-            # Another server process stored these steps: the database is the truth, so forget
-            # this copy and rebuild from it at the next access.
-            log.error("table %s: %s", table.id, error)
-            self._evict(table, force=True)
-            raise ClientError(MOVED_ON) from None
-        except StorageError as error:
-            log.error("table %s: %s", table.id, error.__cause__ or error)
-            raise ClientError("the database did not answer; nothing changed, try again") from None
+        await self._in_db(
+            self.storage.append_actions,
+            table.id,
+            table.version,
+            steps,
+            work.to_move == TERMINAL,
+            deciders(work),
+            server_moves(table.row, work),
+        )
         table.state = work
         table.log.extend(lines)
+        table.trouble = None
         for connection in table.connections:
             connection.wake.set()
 
+    def _moved_on(self, table: LiveTable, error: Exception) -> None:
+        """Another server process stored steps of this table: the database is the truth, so
+        forget this copy and rebuild from it at the next access."""
+        log.error("table %s: %s", table.id, error)
+        self._evict(table, force=True)
+
+    def _troubled(self, table: LiveTable) -> None:
+        if table.trouble is None:
+            table.trouble = TROUBLE
+            for connection in table.connections:
+                connection.wake.set()
+
     # ------------------------------------------------------------------ bots
     def _kick(self, table: LiveTable) -> None:
-        if self._closed or table.broken or not table.bot_turns():
+        if self._closed or table.broken or not table.server_turn():
             return
         if table.driver is None or table.driver.done():
             table.driver = asyncio.create_task(self._drive(table), name=f"bots-{table.id}")
 
     async def _drive(self, table: LiveTable) -> None:
-        """Let the bots move until a human (or nobody) is to move."""
+        """Make the server's moves (chance events, bots' decisions) until a person (or nobody)
+        is to move. A write the database refuses is tried again with back-off while every page
+        at the table shows TROUBLE; a bot's decision is kept meanwhile, not asked again. Any
+        other error is logged and retried too: the driver never stops on its own."""
+        backoff = Backoff()
+        decided: tuple[int, int, int | None] | None = None
+        """(version, seat, action id or None) of a bot's decision not stored yet."""
         try:
-            while not self._closed:
-                async with table.lock:
-                    turns = table.bot_turns()
-                    if not turns or table.broken:
-                        break
-                    seat, spec = turns[0]
-                    version = table.version
-                    bot_seed = derived_seed(table.row.chance_secret, "bot", version, seat)
-                    request = bot_request(table.id, table.state, seat, spec, bot_seed)
-                if self.bot_delay > 0:
-                    await asyncio.sleep(self.bot_delay)
+            while not self._closed and not table.broken:
                 try:
-                    chosen: int | None = await self.bots.choose(request)
+                    async with table.lock:
+                        if table.state.to_move == CHANCE:
+                            await self._advance(table, [])
+                            backoff.reset()
+                            continue
+                        turns = table.bot_turns()
+                        if not turns:
+                            return
+                        seat, spec = turns[0]
+                        version = table.version
+                        bot_seed = derived_seed(table.row.chance_secret, "bot", version, seat)
+                        request = bot_request(table.id, table.state, seat, spec, bot_seed)
+                    if decided is None or decided[:2] != (version, seat):
+                        if self.bot_delay > 0:
+                            await asyncio.sleep(self.bot_delay)
+                        decided = (version, seat, await self._ask_bot(table, request))
+                    async with table.lock:
+                        if table.version != version or table.broken:
+                            decided = None
+                            continue  # a person decided at the same time: ask again
+                        chosen = decided[2]
+                        legal = table.state.legal_ids(seat)
+                        if chosen not in legal:
+                            if chosen is not None:
+                                log.error("table %s: bot %s chose %r", table.id, spec, chosen)
+                            chosen = random.Random(bot_seed).choice(legal)
+                        await self._advance(table, [(seat, table.game.actions[chosen])])
+                        decided = None
+                        backoff.reset()
+                except StepConflict as error:
+                    self._moved_on(table, error)
+                    return
+                except StorageError as error:
+                    wait = backoff.next()
+                    log.error(
+                        "table %s: %s; retrying in %.1f s", table.id, error.__cause__ or error, wait
+                    )
+                    self._troubled(table)
+                    await asyncio.sleep(wait)
+                except asyncio.CancelledError:
+                    raise
                 except Exception:
-                    log.exception("table %s: bot %s failed; it plays at random", table.id, spec)
-                    chosen = None
-                async with table.lock:
-                    if table.version != version or table.broken:
-                        continue  # a human decided at the same time: ask again
-                    legal = table.state.legal_ids(seat)
-                    if chosen not in legal:
-                        if chosen is not None:
-                            log.error("table %s: bot %s chose %r", table.id, spec, chosen)
-                        chosen = random.Random(bot_seed).choice(legal)
-                    await self._advance(table, [(seat, table.game.actions[chosen])])
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: the bot driver stopped", table.id)
+                    wait = backoff.next()
+                    log.exception(
+                        "table %s: the server's move failed; retrying in %.1f s", table.id, wait
+                    )
+                    await asyncio.sleep(wait)
         finally:
             if not table.connections:
                 self._evict(table)
+
+    async def _ask_bot(self, table: LiveTable, request: BotRequest) -> int | None:
+        """The bot's action id, or None if its worker failed (it then plays at random)."""
+        try:
+            return await self.bots.choose(request)
+        except Exception:
+            log.exception("table %s: bot %s failed; it plays at random", table.id, request.spec)
+            return None
 
     # ------------------------------------------------------------------ connections
     def join(self, table: LiveTable, seat: int | None) -> Connection:
@@ -501,6 +618,7 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "log_from": start,
         "log": new_lines,
         "broken": table.broken,
+        "trouble": table.trouble,
     }
 
 

@@ -129,3 +129,40 @@ def test_bots_of_an_unvisited_table_go_on_after_a_restart(db_url: str, tmp_path:
         assert len(stored_state(db_url, table_id).history) > before
     finally:
         server.stop()
+
+
+def test_a_restart_rebuilds_only_the_tables_where_the_server_is_to_move(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Tables left waiting for a person cost a restart nothing: only the tables where a bot
+    (or chance) is to move are rebuilt and played on; the others are rebuilt when somebody
+    opens them (issue 15, item 6)."""
+    server = Server(db_url, bot_delay=0.5, log_path=tmp_path / "serve.log").start()
+    try:
+        waiting = [server.create("inkheart_dice", ["human", "heuristic"]) for _ in range(8)]
+        moving = server.create("witches", ["random", "random", "random"])
+        wait_until(lambda: server.steps(moving["id"]) > 3, 120, "the bots did not start")
+        server.kill()
+        assert not stored_state(db_url, moving["id"]).is_terminal()
+        server.start()
+        wait_until(lambda: not server.health()["resuming"], 120, "the restart never resumed")
+        assert server.health()["tables_loaded"] == 1  # the bots' table, no other
+        wait_until(
+            lambda: stored_state(db_url, moving["id"]).is_terminal(), 300, "the bots stopped"
+        )
+        assert server.health()["tables_loaded"] == 1
+
+        # A waiting table is rebuilt when its player comes back, where it was left.
+        first = waiting[0]
+        before = server.steps(first["id"])
+
+        async def come_back() -> dict[str, Any]:
+            async with Player(server.ws_base, first["id"], first["seats"][0]["token"]) as player:
+                assert player.state is not None
+                return player.state
+
+        state = asyncio.run(come_back())
+        assert state["version"] == before and state["to_move"] == [0]
+        assert server.health()["tables_loaded"] == 2
+    finally:
+        server.stop()

@@ -11,7 +11,7 @@ const token = fragment.get("token");
 const el = (id) => document.getElementById(id);
 const ui = {
   title: el("game-title"), seat: el("seat-label"), rules: el("rules-link"), conn: el("conn"),
-  toast: el("toast"), status: el("status"), result: el("result"), board: el("board"),
+  toast: el("toast"), trouble: el("trouble"), status: el("status"), result: el("result"), board: el("board"),
   actions: el("actions"), log: el("log"),
 };
 
@@ -127,6 +127,9 @@ function appendLog(lines) {
 
 function renderStatus() {
   const state = latest;
+  // The server could not save its own move (a bot's, a card drawn): it retries by itself.
+  ui.trouble.hidden = !state.trouble;
+  ui.trouble.textContent = state.trouble || "";
   ui.status.className = "status";
   if (state.broken) {
     ui.status.textContent = state.broken;
