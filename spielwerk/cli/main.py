@@ -638,6 +638,10 @@ def serve(
         ),
     ] = None,
     dev: Annotated[bool, typer.Option(help="serve /openapi.json and /docs")] = False,
+    evict_after: Annotated[
+        float, typer.Option(help="seconds an idle table stays in memory (then: the database)")
+    ] = 60.0,
+    max_idle_tables: Annotated[int, typer.Option(help="idle tables kept in memory at most")] = 256,
 ) -> None:
     """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
     try:
@@ -663,6 +667,8 @@ def serve(
         for origin in allowed_origin or []:
             if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
                 raise UsageProblem(f"--allowed-origin {origin!r}: write it as https://host")
+        if evict_after < 0 or max_idle_tables < 0:
+            raise UsageProblem("--evict-after and --max-idle-tables must not be negative")
     try:
         run_server(
             host,
@@ -675,6 +681,8 @@ def serve(
             trusted_proxies=trusted_proxy or [],
             allowed_origins=allowed_origin or [],
             dev=dev,
+            evict_after=evict_after,
+            max_idle_tables=max_idle_tables,
         )
     except Exception as error:  # e.g. an unreachable database or a bad URL
         if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(

@@ -46,10 +46,10 @@ from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
     Connection,
+    DatabaseDown,
     LiveTable,
     TableHub,
     state_message,
-    table_summary,
     welcome_message,
 )
 
@@ -101,6 +101,10 @@ class ServerSettings:
     state-changing requests and open websockets (a proxy that rewrites Host)."""
     dev: bool = False
     """Serve /openapi.json and /docs (the API described for developers)."""
+    evict_after: float = 60.0
+    """Seconds an idle table (nobody connected, no bot to move) stays in memory."""
+    max_idle_tables: int = 256
+    """Idle tables kept in memory at most (the least recently used go first)."""
 
 
 def origin_allowed(headers: dict[bytes, bytes], allowed: tuple[str, ...]) -> bool:
@@ -238,8 +242,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             max_connections_per_table=settings.max_connections_per_table,
             max_connections=settings.max_connections,
             options=table_options,
+            evict_after=settings.evict_after,
+            max_idle_tables=settings.max_idle_tables,
         )
         app.state.hub = hub
+        hub.start_sweeping()
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
         hub.resuming = True  # from the first request on: /healthz says so until it is done
         resuming = asyncio.create_task(hub.resume_bots(), name="resume-bots")
@@ -384,32 +391,33 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             status_code=201,
         )
 
-    async def live_table(request: Request, table_id: str) -> LiveTable | JSONResponse:
-        """The table, or the error answer for an unknown or malformed id."""
-        try:
-            return await hub_of(request).get(table_id)
-        except TableNotFound as error:
+    def refusal(error: ClientError) -> JSONResponse:
+        """The answer to a lookup that failed: unknown table, bad id, no database."""
+        if isinstance(error, TableNotFound):
             return _error(404, str(error))
-        except ClientError as error:
-            return _error(400, str(error))
+        if isinstance(error, DatabaseDown):
+            return _error(503, str(error))
+        return _error(400, str(error))
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> Response:
-        table = await live_table(request, table_id)
-        if isinstance(table, JSONResponse):
-            return table
-        summary = table_summary(table.row)
-        summary["steps"] = table.version
-        summary["finished"] = table.state.is_terminal()
-        return JSONResponse(summary)
+        try:
+            return JSONResponse(await hub_of(request).summary(table_id))
+        except ClientError as error:
+            return refusal(error)
 
     @app.get("/api/tables/{table_id}/record")
     async def get_record(request: Request, table_id: str) -> Response:
         """The finished game as a spielwerk record (`spielwerk replay` plays it back). Only at
-        the end: the record holds every chance outcome, hidden cards included."""
-        table = await live_table(request, table_id)
-        if isinstance(table, JSONResponse):
-            return table
+        the end: the record holds every chance outcome, hidden cards included. An unfinished
+        table is answered from its row, without rebuilding it."""
+        hub = hub_of(request)
+        try:
+            if not (await hub.summary(table_id))["finished"]:
+                return _error(409, "the record is published when the game is over")
+            table = await hub.get(table_id)
+        except ClientError as error:
+            return refusal(error)
         if not table.state.is_terminal():
             return _error(409, "the record is published when the game is over")
         record = table.state.to_record()

@@ -38,6 +38,8 @@ def serve(
     trusted_proxies: Sequence[str] = (),
     allowed_origins: Sequence[str] = (),
     dev: bool = False,
+    evict_after: float = ServerSettings.evict_after,
+    max_idle_tables: int = ServerSettings.max_idle_tables,
 ) -> None:
     settings = ServerSettings(
         db_url=db_url or ServerSettings.db_url,
@@ -48,6 +50,8 @@ def serve(
         trusted_proxies=tuple(trusted_proxies),
         allowed_origins=tuple(allowed_origins),
         dev=dev,
+        evict_after=evict_after,
+        max_idle_tables=max_idle_tables,
     )
     Storage(settings.db_url).close()  # a bad URL or an unreachable database fails here, early
     config = uvicorn.Config(

@@ -17,6 +17,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -104,6 +105,8 @@ class LiveTable:
     broken: str | None = None
     trouble: str | None = None
     """Set while the server's own next move could not be saved (TROUBLE)."""
+    last_used: float = field(default_factory=time.monotonic)
+    """When somebody last asked for it, acted or left (for evicting idle tables)."""
 
     @property
     def id(self) -> str:
@@ -172,6 +175,8 @@ class TableHub:
         max_connections_per_table: int = 64,
         max_connections: int = 4096,
         options: TableOptions | None = None,
+        evict_after: float = 60.0,
+        max_idle_tables: int = 256,
     ) -> None:
         self.storage = storage
         self.options = options or TableOptions()
@@ -189,6 +194,11 @@ class TableHub:
         self.loaded = 0
         """Tables rebuilt from the database since the start (replays)."""
         self.resuming = False
+        self.evict_after = evict_after
+        """Seconds an idle table (nobody connected, no bot to move) stays in memory."""
+        self.max_idle_tables = max_idle_tables
+        """Idle tables kept at most; beyond that the least recently used go at once."""
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def _in_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -198,8 +208,50 @@ class TableHub:
         """Work that reads files or replays games, off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
+    def start_sweeping(self) -> None:
+        """Evict idle tables from now on, every few seconds (the event loop is running)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_forever(), name="evict-idle-tables")
+
+    async def _sweep_forever(self) -> None:
+        interval = min(max(self.evict_after / 2, 0.2), 10.0)
+        while not self._closed:
+            await asyncio.sleep(interval)
+            self.sweep()
+
+    def sweep(self) -> int:
+        """Forget the tables idle for `evict_after` seconds; how many went."""
+        now = time.monotonic()
+        stale = [
+            t
+            for t in self.tables.values()
+            if self._idle(t) and now - t.last_used >= self.evict_after
+        ]
+        for table in stale:
+            self._evict(table)
+        return len(stale)
+
+    def _idle(self, table: LiveTable) -> bool:
+        """Nobody connected, no bot moving, nobody acting on it right now."""
+        return (
+            not table.connections
+            and (table.driver is None or table.driver.done())
+            and not table.lock.locked()
+        )
+
+    def _touch(self, table: LiveTable) -> None:
+        """The table was used now; if too many tables are idle, the least recently used go."""
+        table.last_used = time.monotonic()
+        idle = [t for t in self.tables.values() if self._idle(t)]
+        if len(idle) > self.max_idle_tables:
+            idle.sort(key=lambda t: t.last_used)
+            for old in idle[: len(idle) - self.max_idle_tables]:
+                self._evict(old)
+
     async def close(self) -> None:
         self._closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in list(self.tables.values()):
             if table.driver is not None:
                 table.driver.cancel()
@@ -278,6 +330,7 @@ class TableHub:
                     log.error("table %s: %s", table.id, error.__cause__ or error)
                     self._troubled(table)
             self._kick(table)
+        self._touch(table)
         return table
 
     async def _load(self, table_id: str) -> LiveTable:
@@ -323,7 +376,7 @@ class TableHub:
             while pending and not self._closed:
                 table_id = pending.popleft()
                 try:
-                    table = await self.get(table_id)  # replays, then starts the bots
+                    await self.get(table_id)  # replays, then starts the bots
                 except DatabaseDown:
                     pending.append(table_id)
                     await asyncio.sleep(backoff.next())
@@ -332,7 +385,6 @@ class TableHub:
                     log.error("resuming table %s: %s", table_id, error)
                     continue
                 backoff.reset()
-                self._evict_if_idle(table)  # an old row whose person is to move
             return len(table_ids)
         finally:
             self.resuming = False
@@ -365,6 +417,7 @@ class TableHub:
                 raise ClientError(NOT_SAVED) from None
             version = table.version
         self._kick(table)
+        self._touch(table)
         return version
 
     async def _advance(self, table: LiveTable, moves: Sequence[tuple[int, Action]]) -> None:
@@ -482,8 +535,7 @@ class TableHub:
                     )
                     await asyncio.sleep(wait)
         finally:
-            if not table.connections:
-                self._evict(table)
+            self._touch(table)  # idle from now on if nobody is connected
 
     async def _ask_bot(self, table: LiveTable, request: BotRequest) -> int | None:
         """The bot's action id, or None if its worker failed (it then plays at random)."""
@@ -515,12 +567,7 @@ class TableHub:
         if connection in table.connections:
             table.connections.discard(connection)
             self.connections -= 1
-        self._evict_if_idle(table)
-
-    def _evict_if_idle(self, table: LiveTable) -> None:
-        """Forget the table if nobody watches it and no bot is moving on it."""
-        if not table.connections and (table.driver is None or table.driver.done()):
-            self._evict(table)
+        self._touch(table)
 
     def _evict(self, table: LiveTable, force: bool = False) -> None:
         """Forget an idle table (it is rebuilt from the database when next needed)."""
@@ -531,18 +578,30 @@ class TableHub:
                 for connection in table.connections:
                     connection.wake.set()
 
+    async def summary(self, table_id: str) -> dict[str, Any]:
+        """What anybody may know about a table, from memory if it is live, else from its row
+        in the database: no replay (a flood of requests for many tables loads none)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return live_summary(table)
+        if len(table_id) > 32:
+            raise TableNotFound("no such table")
+        try:
+            row = await self._in_db(self.storage.load_table, table_id)
+        except StorageError as error:
+            log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
+            raise DatabaseDown("the database did not answer; try again") from None
+        if row is None:
+            raise TableNotFound(f"no table {table_id!r}")
+        return table_summary(row)
+
     # ------------------------------------------------------------------ lobby
     async def list_tables(self, limit: int = 100) -> list[dict[str, Any]]:
         rows = await self._in_db(self.storage.list_tables, limit)
         listed = []
         for row in rows:
             live = self.tables.get(row.id)
-            entry = table_summary(row)
-            if live is not None:
-                entry["steps"] = live.version
-                entry["finished"] = live.state.is_terminal()
-                entry["to_move"] = deciders(live.state)
-            listed.append(entry)
+            listed.append(live_summary(live) if live is not None else table_summary(row))
         return listed
 
 
@@ -557,8 +616,17 @@ def table_summary(row: TableRow) -> dict[str, Any]:
         "created_at": row.created_at,
         "finished": row.finished,
         "steps": row.steps,
-        "to_move": None,
+        "to_move": row.to_move,
     }
+
+
+def live_summary(table: LiveTable) -> dict[str, Any]:
+    """The summary of a table in memory (its newest state)."""
+    entry = table_summary(table.row)
+    entry["steps"] = table.version
+    entry["finished"] = table.state.is_terminal()
+    entry["to_move"] = deciders(table.state)
+    return entry
 
 
 def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTable:
