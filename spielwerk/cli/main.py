@@ -642,6 +642,12 @@ def serve(
         float, typer.Option(help="seconds an idle table stays in memory (then: the database)")
     ] = 60.0,
     max_idle_tables: Annotated[int, typer.Option(help="idle tables kept in memory at most")] = 256,
+    max_bot_seconds: Annotated[
+        float, typer.Option(help="seconds a bot may think per move at most (any budget)")
+    ] = 5.0,
+    bot_tables_per_address: Annotated[
+        int, typer.Option(help="unfinished bot-only tables one address may run (0: no limit)")
+    ] = 2,
 ) -> None:
     """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
     try:
@@ -667,8 +673,14 @@ def serve(
         for origin in allowed_origin or []:
             if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
                 raise UsageProblem(f"--allowed-origin {origin!r}: write it as https://host")
-        if evict_after < 0 or max_idle_tables < 0:
-            raise UsageProblem("--evict-after and --max-idle-tables must not be negative")
+        if evict_after < 0 or max_idle_tables < 0 or bot_tables_per_address < 0:
+            raise UsageProblem(
+                "--evict-after, --max-idle-tables and --bot-tables-per-address must not be negative"
+            )
+        if not 0 < max_bot_seconds <= 600:
+            raise UsageProblem(
+                f"--max-bot-seconds must be above 0 and at most 600, not {max_bot_seconds}"
+            )
     try:
         run_server(
             host,
@@ -683,6 +695,8 @@ def serve(
             dev=dev,
             evict_after=evict_after,
             max_idle_tables=max_idle_tables,
+            max_bot_seconds=max_bot_seconds,
+            bot_tables_per_address=bot_tables_per_address,
         )
     except Exception as error:  # e.g. an unreachable database or a bad URL
         if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(

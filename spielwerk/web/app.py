@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from spielwerk.web import logs
-from spielwerk.web.bots import BotPool
+from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
@@ -49,6 +49,7 @@ from spielwerk.web.tables import (
     DatabaseDown,
     LiveTable,
     TableHub,
+    TooManyTables,
     state_message,
     welcome_message,
 )
@@ -105,6 +106,10 @@ class ServerSettings:
     """Seconds an idle table (nobody connected, no bot to move) stays in memory."""
     max_idle_tables: int = 256
     """Idle tables kept in memory at most (the least recently used go first)."""
+    max_bot_seconds: float = MAX_MCTS_SECONDS
+    """No bot thinks longer than this per move; slower specs are refused."""
+    bot_tables_per_address: int = 2
+    """Unfinished tables of bots only one client address may run at once (0: no limit)."""
 
 
 def origin_allowed(headers: dict[bytes, bytes], allowed: tuple[str, ...]) -> bool:
@@ -244,6 +249,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             options=table_options,
             evict_after=settings.evict_after,
             max_idle_tables=settings.max_idle_tables,
+            max_bot_seconds=settings.max_bot_seconds,
+            bot_tables_per_client=settings.bot_tables_per_address,
         )
         app.state.hub = hub
         hub.start_sweeping()
@@ -281,6 +288,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         """The game's description with the choices this server offers for options that name
         a file (the scenarios)."""
         info = game_info(game)
+        info["bots"] = [b for b in info["bots"] if bot_fits(b["spec"], settings.max_bot_seconds)]
         for option in info["options"]:
             choices = table_options.choices(game, option["name"])
             if choices is not None:
@@ -368,7 +376,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except ValidationError as error:
             return _error(422, f"bad table request: {validation_text(error)}")
         try:
-            table_id, tokens = await hub_of(request).create(spec)
+            table_id, tokens = await hub_of(request).create(spec, address)
+        except TooManyTables as error:
+            return _error(429, str(error))
         except ClientError as error:
             return _error(400, str(error))
         url = f"/table/{table_id}"

@@ -9,7 +9,10 @@ states.
 Two lanes keep one table's search from holding up another table's quick bot: random and
 heuristic bots answer in milliseconds from one worker of their own; MCTS bots share the search
 workers. Each table asks for one bot decision at a time, so a table never waits for its own
-earlier search.
+earlier search. In each lane decisions wait in a `FairQueue` grouped by the client that created
+the table: one client's many tables get no more turns than another client's one. No decision
+thinks longer than the server's cap (`max_seconds`): an MCTS bot with an iteration budget
+stops at the cap too.
 """
 
 from __future__ import annotations
@@ -28,15 +31,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import spielwerk
-from spielwerk.agents import AgentSpecError, is_search_spec, make_agent
-from spielwerk.agents.base import make_turn
+from spielwerk.agents import AgentSpecError, MCTSAgent, is_search_spec, make_agent
+from spielwerk.agents.base import Agent, make_turn
 from spielwerk.agents.heuristics import heuristic_factory
 from spielwerk.core.state import State
+from spielwerk.web.fairness import FairQueue
 
 log = logging.getLogger("spielwerk.web")
 
 MAX_MCTS_ITERATIONS = 20_000
-MAX_MCTS_SECONDS = 10.0
+MAX_MCTS_SECONDS = 5.0
+"""The default cap on a bot's thinking time per move (`spielwerk serve --max-bot-seconds`)."""
 WORKER_CACHE_TABLES = 32
 """States a worker keeps between a table's bot turns."""
 PARENT_CHECK_SECONDS = 1.0
@@ -58,7 +63,7 @@ BOT_LEVELS: tuple[BotLevel, ...] = (
 """The strengths the lobby offers; any spec within the limits below is accepted too."""
 
 
-def check_bot_spec(spec: str, game_name: str) -> str:
+def check_bot_spec(spec: str, game_name: str, max_seconds: float = MAX_MCTS_SECONDS) -> str:
     """The normalised spec if the server will run it, else AgentSpecError with the reason."""
     spec = spec.strip().lower()
     kind, _, budget = spec.partition(":")
@@ -67,11 +72,21 @@ def check_bot_spec(spec: str, game_name: str) -> str:
     make_agent(spec, game_name, 0)  # raises AgentSpecError on anything unknown
     if is_search_spec(spec) and budget:
         if budget.endswith("s"):
-            if float(budget[:-1]) > MAX_MCTS_SECONDS:
-                raise AgentSpecError(f"an MCTS bot may think at most {MAX_MCTS_SECONDS:g} s")
+            if float(budget[:-1]) > max_seconds:
+                raise AgentSpecError(
+                    f"an MCTS bot may think at most {max_seconds:g} s a move on this server"
+                )
         elif int(budget) > MAX_MCTS_ITERATIONS:
             raise AgentSpecError(f"an MCTS bot may run at most {MAX_MCTS_ITERATIONS} iterations")
     return spec
+
+
+def bot_fits(spec: str, max_seconds: float) -> bool:
+    """False for a lobby level whose time budget is above the server's cap."""
+    kind, _, budget = spec.partition(":")
+    return not (
+        is_search_spec(spec) and budget.endswith("s") and float(budget[:-1]) > max_seconds
+    )
 
 
 def is_search(spec: str) -> bool:
@@ -106,6 +121,8 @@ class BotRequest:
     seat: int
     spec: str
     bot_seed: int
+    max_seconds: float = MAX_MCTS_SECONDS
+    """The server's cap on thinking time for this decision."""
 
 
 _worker_states: OrderedDict[str, State] = OrderedDict()
@@ -134,10 +151,19 @@ def _state_for(request: BotRequest) -> State:
     return state
 
 
+def capped(agent: Agent, max_seconds: float) -> Agent:
+    """The agent, thinking at most `max_seconds` a move whatever its own budget."""
+    from spielwerk.agents.kernel_mcts import KernelMCTSAgent  # the compiled search, same budget
+
+    if isinstance(agent, MCTSAgent | KernelMCTSAgent):
+        agent.seconds = max_seconds if agent.seconds is None else min(agent.seconds, max_seconds)
+    return agent
+
+
 def choose_action(request: BotRequest) -> int:
     """In a worker: the id of the bot's action after the request's history."""
     state = _state_for(request)
-    agent = make_agent(request.spec, request.game, request.bot_seed)
+    agent = capped(make_agent(request.spec, request.game, request.bot_seed), request.max_seconds)
     rng = random.Random(request.bot_seed)
     turn = make_turn(state, request.seat, agent.wants_sample, rng)
     return agent.act(turn).id
@@ -157,12 +183,13 @@ def _exit_with_parent(parent: int) -> None:
 
 class _Lane:
     """A pool of worker processes (spawned, so they share nothing with the server), rebuilt
-    if a worker dies."""
+    if a worker dies, fed by a fair queue."""
 
     def __init__(self, name: str, workers: int) -> None:
         self.name = name
         self.workers = max(1, workers)
         self._executor: Executor | None = None
+        self.queue = FairQueue(self.workers)
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -175,7 +202,11 @@ class _Lane:
             )
         return self._executor
 
-    async def run(self, request: BotRequest) -> int:
+    async def run(self, request: BotRequest, group: str) -> int:
+        async with self.queue.turn(group):
+            return await self._run(request)
+
+    async def _run(self, request: BotRequest) -> int:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             try:
@@ -198,16 +229,24 @@ class BotPool:
         self.quick = _Lane("quick", 1)
         self.search = _Lane("search", search_workers)
 
-    async def choose(self, request: BotRequest) -> int:
+    async def choose(self, request: BotRequest, group: str = "") -> int:
+        """The bot's decision; `group` (the table creator) decides its place in the queue."""
         lane = self.search if is_search(request.spec) else self.quick
-        return await lane.run(request)
+        return await lane.run(request, group or request.table_id)
 
     def close(self) -> None:
         self.quick.close()
         self.search.close()
 
 
-def bot_request(table_id: str, state: State, seat: int, spec: str, bot_seed: int) -> BotRequest:
+def bot_request(
+    table_id: str,
+    state: State,
+    seat: int,
+    spec: str,
+    bot_seed: int,
+    max_seconds: float = MAX_MCTS_SECONDS,
+) -> BotRequest:
     """The request for `seat`'s decision now."""
     return BotRequest(
         table_id=table_id,
@@ -219,4 +258,5 @@ def bot_request(table_id: str, state: State, seat: int, spec: str, bot_seed: int
         seat=seat,
         spec=spec,
         bot_seed=bot_seed,
+        max_seconds=max_seconds,
     )

@@ -40,6 +40,8 @@ def serve(
     dev: bool = False,
     evict_after: float = ServerSettings.evict_after,
     max_idle_tables: int = ServerSettings.max_idle_tables,
+    max_bot_seconds: float = ServerSettings.max_bot_seconds,
+    bot_tables_per_address: int = ServerSettings.bot_tables_per_address,
 ) -> None:
     settings = ServerSettings(
         db_url=db_url or ServerSettings.db_url,
@@ -52,6 +54,8 @@ def serve(
         dev=dev,
         evict_after=evict_after,
         max_idle_tables=max_idle_tables,
+        max_bot_seconds=max_bot_seconds,
+        bot_tables_per_address=bot_tables_per_address,
     )
     Storage(settings.db_url).close()  # a bad URL or an unreachable database fails here, early
     config = uvicorn.Config(

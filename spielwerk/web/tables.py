@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import logging
 import random
 import secrets
@@ -29,7 +30,13 @@ from spielwerk.agents import AgentSpecError
 from spielwerk.core.actions import Action
 from spielwerk.core.game import Game
 from spielwerk.core.state import CHANCE, TERMINAL, State
-from spielwerk.web.bots import BotPool, BotRequest, bot_request, check_bot_spec
+from spielwerk.web.bots import (
+    MAX_MCTS_SECONDS,
+    BotPool,
+    BotRequest,
+    bot_request,
+    check_bot_spec,
+)
 from spielwerk.web.catalog import renderer_url, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.logs import quoted
@@ -57,6 +64,14 @@ NOT_SAVED = "the database did not answer; nothing changed, try again"
 
 class DatabaseDown(ClientError):
     """The database did not answer a read; nothing changed."""
+
+
+class TooManyTables(ClientError):
+    """This client runs as many tables of bots only as it may."""
+
+
+MAX_CREATORS = 100_000
+"""Tables whose creator the hub remembers (for fair bot turns), the newest."""
 
 
 class Backoff:
@@ -177,6 +192,8 @@ class TableHub:
         options: TableOptions | None = None,
         evict_after: float = 60.0,
         max_idle_tables: int = 256,
+        max_bot_seconds: float = MAX_MCTS_SECONDS,
+        bot_tables_per_client: int = 2,
     ) -> None:
         self.storage = storage
         self.options = options or TableOptions()
@@ -199,6 +216,15 @@ class TableHub:
         self.max_idle_tables = max_idle_tables
         """Idle tables kept at most; beyond that the least recently used go at once."""
         self._sweeper: asyncio.Task[None] | None = None
+        self.max_bot_seconds = max_bot_seconds
+        """No bot thinks longer than this per move."""
+        self.bot_tables_per_client = bot_tables_per_client
+        """Unfinished tables of bots only one client may run at once (0: no limit)."""
+        self._creators: dict[str, str] = {}
+        """Table id -> the client that created it (a keyed hash of its address), newest last:
+        bot decisions queue per creator."""
+        self._creating: dict[str, int] = {}
+        self._creator_secret = secrets.token_bytes(16)
 
     async def _in_db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
@@ -259,8 +285,48 @@ class TableHub:
         self._db.shutdown(wait=True)
 
     # ------------------------------------------------------------------ creating
-    async def create(self, request: CreateTable) -> tuple[str, dict[int, str]]:
-        """A new table; returns its id and the secret token of every human seat."""
+    def client_key(self, address: str) -> str:
+        """Who created a table, without keeping the address: a hash keyed with a secret of
+        this server process."""
+        digest = hmac.new(self._creator_secret, address.encode(), hashlib.sha256)
+        return digest.hexdigest()[:24]
+
+    def _bot_only_tables(self, creator: str) -> int:
+        """Unfinished tables of bots only that `creator` runs now (or is creating)."""
+        running = sum(
+            1
+            for table in self.tables.values()
+            if self._creators.get(table.id) == creator
+            and not table.broken
+            and not table.state.is_terminal()
+            and all(seat.kind == "bot" for seat in table.row.seats)
+        )
+        return running + self._creating.get(creator, 0)
+
+    async def create(
+        self, request: CreateTable, client: str = "local"
+    ) -> tuple[str, dict[int, str]]:
+        """A new table for the client at address `client`; returns its id and the secret
+        token of every human seat."""
+        creator = self.client_key(client)
+        bot_only = all(seat.kind == "bot" for seat in request.seats)
+        limit = self.bot_tables_per_client
+        if bot_only and limit and self._bot_only_tables(creator) >= limit:
+            raise TooManyTables(
+                f"this address runs {limit} tables of bots only already (at most {limit} at "
+                "a time): wait for one to finish"
+            )
+        if bot_only:
+            self._creating[creator] = self._creating.get(creator, 0) + 1
+        try:
+            return await self._create(request, creator)
+        finally:
+            if bot_only:
+                self._creating[creator] -= 1
+                if not self._creating[creator]:
+                    del self._creating[creator]
+
+    async def _create(self, request: CreateTable, creator: str) -> tuple[str, dict[int, str]]:
         if request.game not in web_games():
             raise ClientError(f"unknown game {request.game!r}")
         game, options = await self._in_thread(self.options.build, request.game, request.options)
@@ -280,7 +346,7 @@ class TableHub:
                 seats.append(SeatRow(index, "human", None, hash_token(tokens[index])))
             else:
                 try:
-                    spec = check_bot_spec(seat.bot or "", game.name)
+                    spec = check_bot_spec(seat.bot or "", game.name, self.max_bot_seconds)
                 except (AgentSpecError, ValueError) as error:
                     raise ClientError(f"seat {index}: {error}") from None
                 seats.append(SeatRow(index, "bot", spec, None))
@@ -301,6 +367,9 @@ class TableHub:
         except StorageError as error:
             log.error("creating a table: %s", error.__cause__ or error)
             raise ClientError("the database did not answer; no table was created") from None
+        self._creators[table_id] = creator
+        if len(self._creators) > MAX_CREATORS:
+            del self._creators[next(iter(self._creators))]
         await self.get(table_id)  # deals the cards and starts any bot
         return table_id, tokens
 
@@ -498,7 +567,9 @@ class TableHub:
                         seat, spec = turns[0]
                         version = table.version
                         bot_seed = derived_seed(table.row.chance_secret, "bot", version, seat)
-                        request = bot_request(table.id, table.state, seat, spec, bot_seed)
+                        request = bot_request(
+                            table.id, table.state, seat, spec, bot_seed, self.max_bot_seconds
+                        )
                     if decided is None or decided[:2] != (version, seat):
                         if self.bot_delay > 0:
                             await asyncio.sleep(self.bot_delay)
@@ -540,7 +611,7 @@ class TableHub:
     async def _ask_bot(self, table: LiveTable, request: BotRequest) -> int | None:
         """The bot's action id, or None if its worker failed (it then plays at random)."""
         try:
-            return await self.bots.choose(request)
+            return await self.bots.choose(request, self._creators.get(table.id, table.id))
         except Exception:
             log.exception("table %s: bot %s failed; it plays at random", table.id, request.spec)
             return None

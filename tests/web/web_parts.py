@@ -77,11 +77,18 @@ class Server:
         bot_workers: int = 1,
         log_path: Path | None = None,
         tables_per_minute: int = 0,  # tests open many tables from one address
+        bot_tables_per_address: int = 0,  # ... many of them of bots only
         extra_args: Sequence[str] = (),
         evict_after: float = 1.0,  # idle tables leave memory soon: rebuilding gets exercised
     ) -> None:
         self.db_url = db_url
-        self.extra_args = ["--evict-after", str(evict_after), *extra_args]
+        self.extra_args = [
+            "--evict-after",
+            str(evict_after),
+            "--bot-tables-per-address",
+            str(bot_tables_per_address),
+            *extra_args,
+        ]
         """More `spielwerk serve` options."""
         self.tables_per_minute = tables_per_minute
         self.port = port or free_port()
