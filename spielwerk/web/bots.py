@@ -83,10 +83,8 @@ def check_bot_spec(spec: str, game_name: str, max_seconds: float = MAX_MCTS_SECO
 
 def bot_fits(spec: str, max_seconds: float) -> bool:
     """False for a lobby level whose time budget is above the server's cap."""
-    kind, _, budget = spec.partition(":")
-    return not (
-        is_search_spec(spec) and budget.endswith("s") and float(budget[:-1]) > max_seconds
-    )
+    budget = spec.partition(":")[2]
+    return not (is_search_spec(spec) and budget.endswith("s") and float(budget[:-1]) > max_seconds)
 
 
 def is_search(spec: str) -> bool:

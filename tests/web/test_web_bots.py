@@ -18,6 +18,7 @@ from web_parts import Server, wait_until
 
 import spielwerk
 from spielwerk.agents import MCTSAgent, make_agent
+from spielwerk.agents.kernel_mcts import KernelMCTSAgent
 from spielwerk.web.bots import BotPool, bot_request, capped
 from spielwerk.web.fairness import FairQueue
 
@@ -111,13 +112,16 @@ def test_a_quick_bot_never_waits_behind_a_search() -> None:
     asyncio.run(scenario())
 
 
-def test_an_iteration_budget_is_capped_in_time() -> None:
-    agent = capped(make_agent("mcts:20000", "witches", 1), 0.5)
-    assert isinstance(agent, MCTSAgent) and agent.iterations == 20000 and agent.seconds == 0.5
-    agent = capped(make_agent("mcts:3s", "witches", 1), 0.5)
-    assert isinstance(agent, MCTSAgent) and agent.seconds == 0.5
-    agent = capped(make_agent("mcts:0.2s", "witches", 1), 0.5)
-    assert isinstance(agent, MCTSAgent) and agent.seconds == 0.2
+@pytest.mark.parametrize("game", ["witches", "inkspell"])  # the compiled search, the Python one
+@pytest.mark.parametrize("kind", ["mcts", "best"])
+def test_an_iteration_budget_is_capped_in_time(game: str, kind: str) -> None:
+    agent = capped(make_agent(f"{kind}:20000", game, 1), 0.5)
+    assert isinstance(agent, MCTSAgent | KernelMCTSAgent)
+    assert agent.iterations == 20000 and agent.seconds == 0.5
+    agent = capped(make_agent(f"{kind}:3s", game, 1), 0.5)
+    assert isinstance(agent, MCTSAgent | KernelMCTSAgent) and agent.seconds == 0.5
+    agent = capped(make_agent(f"{kind}:0.2s", game, 1), 0.5)
+    assert isinstance(agent, MCTSAgent | KernelMCTSAgent) and agent.seconds == 0.2
 
 
 # ---------------------------------------------------------------------- through the server

@@ -73,6 +73,7 @@ def expected_state_message(
             for i in range(log_from, len(state.history))
         ],
         "broken": None,
+        "trouble": None,  # no failed write in this test
     }
     parsed: dict[str, Any] = json.loads(json.dumps(message))
     return parsed

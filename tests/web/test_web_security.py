@@ -210,7 +210,7 @@ def test_http_requests_are_validated_and_bounded(shared_server: Server) -> None:
     refused(
         {"game": "witches", "seats": [human, {"kind": "bot", "bot": "best:600s"}]},
         400,
-        "at most 10 s",
+        "at most 5 s a move on this server",
     )
     refused({"game": "witches", "seats": [human, {"kind": "robot"}]}, 422, "seats.1.kind")
     refused({"game": "witches", "seats": [human, human], "x": 1}, 422, "x")
