@@ -35,6 +35,7 @@ from spielwerk.web.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
     Act,
+    ClaimSeat,
     CreateTable,
     Hello,
     Ping,
@@ -376,30 +377,53 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except ValidationError as error:
             return _error(422, f"bad table request: {validation_text(error)}")
         try:
-            table_id, tokens = await hub_of(request).create(spec, address)
+            new = await hub_of(request).create(spec, address)
         except TooManyTables as error:
             return _error(429, str(error))
         except ClientError as error:
             return _error(400, str(error))
-        url = f"/table/{table_id}"
+        url = f"/table/{new.id}"
+
+        def seat_answer(seat: int, kind: str, bot: str | None) -> dict[str, Any]:
+            """The creator's own seat comes with its token; every other human seat with an
+            invitation, which the first person to open it turns into a token of their own."""
+            answer: dict[str, Any] = {"seat": seat, "kind": kind, "bot": bot, "url": None}
+            answer.update(token=None, invitation=None)
+            if seat == new.seat and new.token is not None:
+                answer.update(token=new.token, url=f"{url}#token={new.token}")
+            elif seat in new.invitations:
+                invitation = new.invitations[seat]
+                answer.update(invitation=invitation, url=f"{url}#invite={invitation}")
+            return answer
+
         return JSONResponse(
             {
-                "id": table_id,
+                "id": new.id,
                 "url": url,
                 "spectator_url": url,
-                "seats": [
-                    {
-                        "seat": seat,
-                        "kind": s.kind,
-                        "bot": s.bot,
-                        "url": f"{url}#token={tokens[seat]}" if seat in tokens else None,
-                        "token": tokens.get(seat),
-                    }
-                    for seat, s in enumerate(spec.seats)
-                ],
+                "seats": [seat_answer(i, s.kind, s.bot) for i, s in enumerate(spec.seats)],
             },
             status_code=201,
         )
+
+    @app.post("/api/tables/{table_id}/claim")
+    async def claim_seat(request: Request, table_id: str) -> Response:
+        """The first person to open a seat's invitation takes the seat: a fresh token that
+        only they receive, and the display name they chose."""
+        try:
+            claim = ClaimSeat.model_validate_json(await request.body())
+        except ValidationError as error:
+            return _error(422, f"bad claim: {validation_text(error)}")
+        try:
+            seat, token = await hub_of(request).claim(table_id, claim.invitation, claim.name)
+        except TableNotFound as error:
+            return _error(404, str(error))
+        except DatabaseDown as error:
+            return _error(503, str(error))
+        except ClientError as error:
+            return _error(403, str(error))
+        url = f"/table/{table_id}"
+        return JSONResponse({"seat": seat, "token": token, "url": f"{url}#token={token}"})
 
     def refusal(error: ClientError) -> JSONResponse:
         """The answer to a lookup that failed: unknown table, bad id, no database."""
@@ -469,7 +493,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 return
             seat = None
             if hello.token is not None:
-                seat = table.seat_for_token(hello.token)
+                seat = await hub.seat_of(table, hello.token)
                 if seat is None:
                     await session.fail("this seat token does not belong to this table", 4403)
                     return
@@ -588,7 +612,7 @@ class _Session:
             await self.error(text, ref)
             return
         try:
-            version = await hub.act(table, seat, dict(message.action))
+            version = await hub.act(table, seat, dict(message.action), message.version)
         except ClientError as error:
             await self.error(str(error), ref)
             return

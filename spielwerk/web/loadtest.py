@@ -132,7 +132,8 @@ class _Seat:
         self.ref += 1
         self.report.moves += 1
         self.sent_at = time.perf_counter()
-        await ws.send(json.dumps({"type": "act", "action": entry["action"], "ref": self.ref}))
+        act = {"type": "act", "action": entry["action"], "version": state["version"]}
+        await ws.send(json.dumps({**act, "ref": self.ref}))
 
 
 SERVE_COMMAND = (sys.executable, "-c", "from spielwerk.cli.main import main; main()", "serve")
@@ -140,6 +141,7 @@ SERVE_COMMAND = (sys.executable, "-c", "from spielwerk.cli.main import main; mai
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST JSON; the answer. A refusal ends the run with the server's reason."""
     request = urllib.request.Request(
         url, json.dumps(body).encode(), {"content-type": "application/json"}, method="POST"
     )
@@ -149,7 +151,19 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
             return created
     except urllib.error.HTTPError as error:
         reason = json.loads(error.read() or b"{}").get("message", error.reason)
-        raise RuntimeError(f"the server refused a new table ({error.code}): {reason}") from None
+        raise RuntimeError(f"the server refused {url} ({error.code}): {reason}") from None
+
+
+def _create_and_claim(base_url: str, body: dict[str, Any]) -> tuple[str, list[str]]:
+    """A table whose human seats are all taken through their invitations, as the players
+    would; its id and the seats' tokens."""
+    table = _post(f"{base_url}/api/tables", body)
+    tokens = []
+    for seat in table["seats"]:
+        if seat["invitation"]:
+            claim = {"invitation": seat["invitation"], "name": f"Load {seat['seat']}"}
+            tokens.append(_post(f"{base_url}/api/tables/{table['id']}/claim", claim)["token"])
+    return table["id"], tokens
 
 
 async def run_load(
@@ -166,21 +180,20 @@ async def run_load(
     before a move (0: as fast as the answers come)."""
     report = LoadReport(game=game, tables=tables, clients=tables * seats, think=think)
     body = {"game": game, "options": options or {}, "seats": [{"kind": "human"}] * seats}
-    create_url = f"{base_url}/api/tables"
-    created = [await asyncio.to_thread(_post, create_url, body) for _ in range(tables)]
-    report.table_ids = [table["id"] for table in created]
+    created = [await asyncio.to_thread(_create_and_claim, base_url, body) for _ in range(tables)]
+    report.table_ids = [table_id for table_id, _ in created]
     ws_base = "ws" + base_url.removeprefix("http")
     rng = random.Random(seed)
     players = [
         _Seat(
             report,
-            f"{ws_base}/ws/tables/{table['id']}",
-            seat["token"],
+            f"{ws_base}/ws/tables/{table_id}",
+            token,
             random.Random(rng.randrange(2**32)),
             think,
         )
-        for table in created
-        for seat in table["seats"]
+        for table_id, tokens in created
+        for token in tokens
     ]
     started = time.perf_counter()
     await asyncio.gather(*(player.play() for player in players))

@@ -3,8 +3,10 @@
 Websocket messages from a browser (JSON objects, at most `MAX_MESSAGE_BYTES`):
   {"type": "hello", "token": "..."}       join as the seat this token belongs to
   {"type": "hello"}                       join as a spectator (public view)
-  {"type": "act", "action": {...}}        play an action (its JSON form); optionally "seat": n
-                                          (must be the token's seat) and "ref": n (echoed)
+  {"type": "act", "action": {...}, "version": n}
+                                          play an action (its JSON form), chosen in the state
+                                          of that version; optionally "seat": n (must be the
+                                          token's seat) and "ref": n (echoed)
   {"type": "ping"}                        answered with {"type": "pong"}
 The server answers with "welcome", "state" (view, legal actions, new log lines), "ok" (an
 action was stored), "pong" and {"type": "error", "message": ...}; an error never changes the
@@ -39,6 +41,9 @@ class Hello(_Strict):
 class Act(_Strict):
     type: Literal["act"]
     action: Annotated[dict[ShortText, Scalar], Field(max_length=16)]
+    version: Annotated[int, Field(ge=0, le=2**31)]
+    """The version of the state the action was chosen in: an action chosen in a state that
+    has moved on for this seat is refused."""
     seat: Annotated[int, Field(ge=0, le=MAX_SEATS)] | None = None
     ref: Annotated[int, Field(ge=0, le=2**31)] | None = None
     """Chosen by the client; echoed in the "ok" or "error" that answers this message."""
@@ -57,10 +62,36 @@ class SeatRequest(_Strict):
     bot: Annotated[str, StringConstraints(min_length=1, max_length=32)] | None = None
 
 
+DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+"""A player's name at a table (printable text, checked further by `display_name`)."""
+
+
 class CreateTable(_Strict):
     game: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     options: Annotated[dict[ShortText, ShortText | int | bool], Field(max_length=32)] = {}
     seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=MAX_SEATS)]
+    claim: Annotated[int, Field(ge=0, lt=MAX_SEATS)] | None = None
+    """The human seat the creator plays: its token comes back at once. Every other human seat
+    gets an invitation instead."""
+    name: DisplayName | None = None
+    """The creator's display name at the claimed seat."""
+
+
+class ClaimSeat(_Strict):
+    """`POST /api/tables/ID/claim`: the first person to send an invitation gets its seat."""
+
+    invitation: Annotated[str, StringConstraints(min_length=1, max_length=128)]
+    name: DisplayName | None = None
+
+
+def display_name(text: str | None, seat: int) -> str:
+    """The name shown for a seat: printable, one line, spaces collapsed; "Seat N" if none."""
+    if text is None:
+        return f"Seat {seat}"
+    cleaned = " ".join(text.split())
+    if not cleaned or not cleaned.isprintable():
+        raise ValueError("a name must be printable text (no control characters)")
+    return cleaned
 
 
 def error_message(text: str, ref: int | None = None) -> dict[str, Any]:

@@ -78,6 +78,11 @@ seats_table = Table(
     Column("kind", String(16), nullable=False),
     Column("bot", String(32), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    # A human seat is claimed through an invitation (its hash here until it is used) by the
+    # first person to open it, who gets a fresh token and gives the seat its display name.
+    # Added after the first release: NULL in older rows.
+    Column("invite_hash", String(64), nullable=True, index=True),
+    Column("name", String(64), nullable=True),
 )
 
 actions_table = Table(
@@ -124,6 +129,11 @@ class SeatRow:
     """"human" or "bot"."""
     bot: str | None
     token_hash: str | None
+    """The hash of the seat's token once it is claimed (None: open, or a bot)."""
+    invite_hash: str | None = None
+    """The hash of the invitation that still claims this seat (None once used)."""
+    name: str | None = None
+    """The display name its player chose (None: not claimed yet, or a bot)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +231,8 @@ class Storage:
                         "kind": s.kind,
                         "bot": s.bot,
                         "token_hash": s.token_hash,
+                        "invite_hash": s.invite_hash,
+                        "name": s.name,
                     }
                     for s in seats
                 ],
@@ -291,7 +303,40 @@ class Storage:
         wanted = [(r["idx"], r["actor"], r["action"]) for r in rows]
         return steps == last and [(r.idx, r.actor, r.action) for r in stored] == wanted
 
+    def claim_seat(self, table_id: str, invite_hash: str, token_hash: str, name: str) -> int | None:
+        """Claim the seat whose invitation has this hash: it gets the token's hash and the
+        name, and the invitation stops working, all in one statement, so of two people
+        opening the same invitation at once exactly one gets the seat. The seat, or None if
+        no seat of this table has that invitation (any more)."""
+        with self._failing_as_storage_error("claim a seat"), self.engine.begin() as conn:
+            seat = conn.execute(
+                select(seats_table.c.seat).where(
+                    seats_table.c.table_id == table_id, seats_table.c.invite_hash == invite_hash
+                )
+            ).scalar_one_or_none()
+            if seat is None:
+                return None
+            done = conn.execute(
+                update(seats_table)
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.seat == seat,
+                    seats_table.c.invite_hash == invite_hash,
+                )
+                .values(invite_hash=None, token_hash=token_hash, name=name)
+            )
+            return int(seat) if done.rowcount == 1 else None
+
     # ------------------------------------------------------------------ reads
+    def load_seats(self, table_id: str) -> tuple[SeatRow, ...]:
+        with self._failing_as_storage_error("load seats"), self.engine.connect() as conn:
+            seats = conn.execute(
+                select(seats_table)
+                .where(seats_table.c.table_id == table_id)
+                .order_by(seats_table.c.seat)
+            ).all()
+        return tuple(_seat_row(s) for s in seats)
+
     def load_table(self, table_id: str) -> TableRow | None:
         with self._failing_as_storage_error("load a table"), self.engine.connect() as conn:
             row = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).first()
@@ -370,8 +415,12 @@ def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
         finished=bool(row["finished"]),
         steps=int(row["steps"]),
         to_move=json.loads(row["to_move"]) if row["to_move"] is not None else None,
-        seats=tuple(SeatRow(s.seat, s.kind, s.bot, s.token_hash) for s in seats),
+        seats=tuple(_seat_row(s) for s in seats),
     )
+
+
+def _seat_row(s: Any) -> SeatRow:
+    return SeatRow(s.seat, s.kind, s.bot, s.token_hash, s.invite_hash, s.name)
 
 
 def _json_or_none(value: Sequence[int] | None) -> str | None:

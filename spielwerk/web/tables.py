@@ -13,6 +13,7 @@ actions and the log as `describe(action, seat)`: nothing else about the state le
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -41,7 +42,7 @@ from spielwerk.web.catalog import renderer_url, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.logs import quoted
 from spielwerk.web.options import TableOptions
-from spielwerk.web.protocol import CreateTable
+from spielwerk.web.protocol import CreateTable, display_name
 from spielwerk.web.storage import (
     SeatRow,
     StepConflict,
@@ -68,6 +69,23 @@ class DatabaseDown(ClientError):
 
 class TooManyTables(ClientError):
     """This client runs as many tables of bots only as it may."""
+
+
+STALE = "this action was chosen in an earlier state of the table: look again and choose"
+NOT_INVITED = (
+    "this invitation does not open a seat (any more): it was used, or it is not this table's"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """What the creator of a table gets, once: the token of the seat they play (if any) and
+    an invitation for every other human seat. Nobody gets another seat's token."""
+
+    id: str
+    seat: int | None
+    token: str | None
+    invitations: dict[int, str]
 
 
 MAX_CREATORS = 100_000
@@ -106,6 +124,8 @@ class Connection:
     seat: int | None
     log_sent: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    devices: int = 1
+    """Connections holding this seat, this one included (set by the hub)."""
 
 
 @dataclass(eq=False)
@@ -122,6 +142,10 @@ class LiveTable:
     """Set while the server's own next move could not be saved (TROUBLE)."""
     last_used: float = field(default_factory=time.monotonic)
     """When somebody last asked for it, acted or left (for evicting idle tables)."""
+    decision_since: dict[int, int] = field(default_factory=dict)
+    """For every seat to move: the version at which its present decision began. An action
+    chosen in an older version is stale (another tab of the seat acted, or the turn came
+    round again)."""
 
     @property
     def id(self) -> str:
@@ -139,6 +163,9 @@ class LiveTable:
             if seat.token_hash is not None and secrets.compare_digest(digest, seat.token_hash):
                 found = seat.seat
         return found
+
+    def names(self) -> list[str | None]:
+        return [seat.name for seat in self.row.seats]
 
     def server_turn(self) -> bool:
         """True if the server is to move: a chance event, or a bot's decision."""
@@ -162,6 +189,18 @@ def deciders(state: State) -> list[int]:
     if isinstance(to_move, frozenset):
         return sorted(to_move)
     return [to_move] if to_move >= 0 else []
+
+
+def note_decisions(since: dict[int, int], before: Sequence[int], actor: int, state: State) -> None:
+    """After a step by `actor` (the seats `before` were to move): a seat to move now begins a
+    new decision if it was not to move before, or it just acted itself."""
+    now = deciders(state)
+    version = len(state.history)
+    for seat in now:
+        if seat not in before or seat == actor:
+            since[seat] = version
+    for seat in [s for s in since if s not in now]:
+        del since[seat]
 
 
 def server_moves(row: TableRow, state: State) -> bool:
@@ -303,11 +342,9 @@ class TableHub:
         )
         return running + self._creating.get(creator, 0)
 
-    async def create(
-        self, request: CreateTable, client: str = "local"
-    ) -> tuple[str, dict[int, str]]:
-        """A new table for the client at address `client`; returns its id and the secret
-        token of every human seat."""
+    async def create(self, request: CreateTable, client: str = "local") -> NewTable:
+        """A new table for the client at address `client`: its id, the token of the seat the
+        creator plays (`request.claim`) and an invitation for every other human seat."""
         creator = self.client_key(client)
         bot_only = all(seat.kind == "bot" for seat in request.seats)
         limit = self.bot_tables_per_client
@@ -326,7 +363,7 @@ class TableHub:
                 if not self._creating[creator]:
                     del self._creating[creator]
 
-    async def _create(self, request: CreateTable, creator: str) -> tuple[str, dict[int, str]]:
+    async def _create(self, request: CreateTable, creator: str) -> NewTable:
         if request.game not in web_games():
             raise ClientError(f"unknown game {request.game!r}")
         game, options = await self._in_thread(self.options.build, request.game, request.options)
@@ -337,13 +374,23 @@ class TableHub:
         except spielwerk.OptionError as error:
             raise ClientError(str(error)) from None
         seats: list[SeatRow] = []
-        tokens: dict[int, str] = {}
+        token: str | None = None
+        invitations: dict[int, str] = {}
+        claim = request.claim
+        if claim is not None and (claim >= players or request.seats[claim].kind != "human"):
+            raise ClientError(f"seat {claim} is not a human seat of this table: it cannot be yours")
         for index, seat in enumerate(request.seats):
             if seat.kind == "human":
                 if seat.bot is not None:
                     raise ClientError(f"seat {index} is human: it takes no bot")
-                tokens[index] = secrets.token_urlsafe(24)
-                seats.append(SeatRow(index, "human", None, hash_token(tokens[index])))
+                if index == claim:
+                    token = secrets.token_urlsafe(24)
+                    name = self._name(request.name, index)
+                    seats.append(SeatRow(index, "human", None, hash_token(token), None, name))
+                else:
+                    invitations[index] = secrets.token_urlsafe(24)
+                    invite_hash = hash_token(invitations[index])
+                    seats.append(SeatRow(index, "human", None, None, invite_hash, None))
             else:
                 try:
                     spec = check_bot_spec(seat.bot or "", game.name, self.max_bot_seconds)
@@ -371,7 +418,66 @@ class TableHub:
         if len(self._creators) > MAX_CREATORS:
             del self._creators[next(iter(self._creators))]
         await self.get(table_id)  # deals the cards and starts any bot
-        return table_id, tokens
+        return NewTable(table_id, claim, token, invitations)
+
+    @staticmethod
+    def _name(text: str | None, seat: int) -> str:
+        try:
+            return display_name(text, seat)
+        except ValueError as error:
+            raise ClientError(str(error)) from None
+
+    # ------------------------------------------------------------------ seats
+    async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[int, str]:
+        """The first person to bring a seat's invitation claims the seat under `name`: the
+        seat and its fresh token (which nobody else ever sees). ClientError if the invitation
+        opens no seat of this table (it was used, or is not this table's)."""
+        if len(table_id) > 32:
+            raise TableNotFound("no such table")
+        token = secrets.token_urlsafe(24)
+        try:
+            row = await self._in_db(self.storage.load_table, table_id)
+            if row is None:
+                raise TableNotFound(f"no table {table_id!r}")
+            invite_hash = hash_token(invitation)
+            seat_row = next((s for s in row.seats if s.invite_hash == invite_hash), None)
+            seat = None
+            if seat_row is not None:
+                chosen = self._name(name, seat_row.seat)
+                seat = await self._in_db(
+                    self.storage.claim_seat, table_id, invite_hash, hash_token(token), chosen
+                )
+        except StorageError as error:
+            log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
+            raise DatabaseDown("the database did not answer; try again") from None
+        if seat is None:
+            raise ClientError(NOT_INVITED)
+        table = self.tables.get(table_id)
+        if table is not None:
+            await self._refresh_seats(table)
+        return seat, token
+
+    async def _refresh_seats(self, table: LiveTable) -> None:
+        """Read the seats again (claimed here or by another server process); wake everybody
+        at the table, whose pages show the names."""
+        try:
+            seats = await self._in_db(self.storage.load_seats, table.id)
+        except StorageError as error:
+            log.error("table %s: %s", table.id, error.__cause__ or error)
+            return
+        if seats and seats != table.row.seats:
+            table.row = dataclasses.replace(table.row, seats=seats)
+            for connection in table.connections:
+                connection.wake.set()
+
+    async def seat_of(self, table: LiveTable, token: str) -> int | None:
+        """The seat this token holds at the table, looking at the database again if the copy
+        in memory does not know it (the seat may have been claimed since)."""
+        seat = table.seat_for_token(token)
+        if seat is None and any(s.invite_hash is not None for s in table.row.seats):
+            await self._refresh_seats(table)
+            seat = table.seat_for_token(token)
+        return seat
 
     # ------------------------------------------------------------------ loading
     async def get(self, table_id: str) -> LiveTable:
@@ -459,10 +565,13 @@ class TableHub:
             self.resuming = False
 
     # ------------------------------------------------------------------ acting
-    async def act(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> int:
-        """Seat `seat` plays `payload` (an action's JSON form); the table's version once it is
-        stored. Raises ClientError (with the reason) and changes nothing if it is not legal for
-        that seat now."""
+    async def act(
+        self, table: LiveTable, seat: int, payload: dict[str, Any], version: int | None = None
+    ) -> int:
+        """Seat `seat` plays `payload` (an action's JSON form), chosen in the state of
+        `version`; the table's version once it is stored. Raises ClientError (with the
+        reason) and changes nothing if it is not legal for that seat now, or if the seat's
+        decision has moved on since `version` (None: the caller does not say)."""
         async with table.lock:
             if table.broken:
                 raise ClientError(table.broken)
@@ -471,6 +580,10 @@ class TableHub:
                 raise ClientError("the game is over")
             if seat not in deciders(state):
                 raise ClientError(f"it is not your turn (seat {seat}); wait for the others")
+            if version is not None and not (
+                table.decision_since.get(seat, 0) <= version <= table.version
+            ):
+                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
             try:
                 action = state.game.action_from_json(payload)
                 state.clone().apply(action, player=seat)
@@ -498,6 +611,7 @@ class TableHub:
         lines: list[LogLine] = []
         secret = table.row.chance_secret
         pending = list(moves)
+        since = dict(table.decision_since)
         while True:
             if pending:
                 actor, action = pending.pop(0)
@@ -507,7 +621,9 @@ class TableHub:
             else:
                 break
             lines.append(LogLine(actor, viewer_texts(work, action)))
+            before = deciders(work)
             work.apply(action, player=actor)
+            note_decisions(since, before, actor, work)
             steps.append((actor, action.to_json()))
         if not steps:
             return
@@ -522,6 +638,7 @@ class TableHub:
         )
         table.state = work
         table.log.extend(lines)
+        table.decision_since = since
         table.trouble = None
         for connection in table.connections:
             connection.wake.set()
@@ -631,13 +748,26 @@ class TableHub:
         connection = Connection(seat)
         table.connections.add(connection)
         self.connections += 1
+        self._count_devices(table, seat)
         connection.wake.set()
         return connection
+
+    @staticmethod
+    def _count_devices(table: LiveTable, seat: int | None) -> None:
+        """Tell the connections of a seat how many devices hold it now."""
+        if seat is None:
+            return
+        same = [c for c in table.connections if c.seat == seat]
+        for connection in same:
+            if connection.devices != len(same):
+                connection.devices = len(same)
+                connection.wake.set()
 
     def leave(self, table: LiveTable, connection: Connection) -> None:
         if connection in table.connections:
             table.connections.discard(connection)
             self.connections -= 1
+            self._count_devices(table, connection.seat)
         self._touch(table)
 
     def _evict(self, table: LiveTable, force: bool = False) -> None:
@@ -683,7 +813,16 @@ def table_summary(row: TableRow) -> dict[str, Any]:
         "game": row.game,
         "options": row.options,
         "players": row.players,
-        "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot} for s in row.seats],
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "claimed": s.kind == "human" and s.token_hash is not None,
+            }
+            for s in row.seats
+        ],
         "created_at": row.created_at,
         "finished": row.finished,
         "steps": row.steps,
@@ -708,11 +847,14 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
         raise ClientError(f"table {row.id} cannot be rebuilt: {error}") from None
     lines: list[LogLine] = []
     table = LiveTable(row=row, game=game, state=state, log=lines)
+    table.decision_since = dict.fromkeys(deciders(state), 0)
     for stored in actions:
         try:
             action = game.action_from_json(stored.action)
             text = viewer_texts(state, action)
+            before = deciders(state)
             state.apply(action, player=stored.actor)
+            note_decisions(table.decision_since, before, stored.actor, state)
         except Exception as error:
             table.broken = f"this table's record stops replaying at step {stored.idx}: {error}"
             log.error("table %s: %s", row.id, table.broken)
@@ -758,6 +900,8 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "log": new_lines,
         "broken": table.broken,
         "trouble": table.trouble,
+        "names": table.names(),
+        "devices": None if seat is None else connection.devices,
     }
 
 

@@ -37,8 +37,7 @@ def create(server: Server, address: str, game: str, seats: list[str]) -> httpx.R
 def claimed(server: Server, answer: httpx.Response) -> dict[str, Any]:
     """The creation answer with a token for every human seat (as its players would hold)."""
     assert answer.status_code == 201, answer.text
-    created: dict[str, Any] = answer.json()
-    return created
+    return server.claim_all(answer.json())
 
 
 # ---------------------------------------------------------------------- the fair queue

@@ -207,20 +207,40 @@ def test_two_browser_contexts_play_tintenherz_against_each_other(
         first.page.select_option("#players", "2")
         first.page.select_option("#seat-0", "human")
         first.page.select_option("#seat-1", "human")
+        first.page.fill("#player-name", "Ada")
         first.page.click("#create")
-        first.page.locator("#created a.play-link").nth(1).wait_for()
-        second_link = first.page.input_value("#created input[aria-label='link for seat 1']")
+        first.page.locator("#created input.invite-link[data-seat='1']").wait_for()
+        assert first.page.locator("#created a.play-link").count() == 1  # only their own seat
+        second_link = first.page.input_value("#created input.invite-link[data-seat='1']")
+        assert "#invite=" in second_link and "token" not in second_link
         first.page.locator("#created a.play-link[data-seat='0']").click()
         first.page.wait_for_selector("#board svg")
         first.page.evaluate("() => { window.__notReloaded = true; }")
 
+        # The invited player takes the seat under a name (markup in it stays text).
         second = Page(second_context)
         second.goto(second_link)
+        second.page.fill("#claim-name", "<b>Bea</b>")
+        second.page.click("#claim-seat")
         second.page.wait_for_selector("#board svg")
         assert second.page.locator("#seat-label").inner_text() == "Seat 1"
+        assert "#token=" in second.page.url  # a token of their own replaced the invitation
+        # The invitation is used up: a third person who opens it is told so.
+        third_context = browser.new_context()
+        try:
+            third = Page(third_context)
+            third.goto(second_link)
+            third.page.click("#claim-seat")
+            error = third.page.locator("#claim-error")
+            error.wait_for()
+            assert "does not open a seat" in error.inner_text()
+        finally:
+            third_context.close()
 
         play_to_the_end([first, second], random.Random(5))
 
+        # The name the invited player chose is shown to the other, as plain text.
+        assert "<b>Bea</b> (seat 1)" in first.page.locator("#result").inner_text()
         for page in (first, second):
             assert page.page.locator("#result").is_visible()
             assert page.not_reloaded()

@@ -46,7 +46,12 @@ RESAMPLES_PER_VIEWER = 40
 
 
 def expected_state_message(
-    state: State, viewer: int | None, texts: list[str], actors: list[int], log_from: int
+    state: State,
+    viewer: int | None,
+    texts: list[str],
+    actors: list[int],
+    log_from: int,
+    names: list[str | None],
 ) -> dict[str, Any]:
     """The state message for `viewer` at `state`, as the protocol (docs/web.md) defines it."""
     over = state.is_terminal()
@@ -74,6 +79,8 @@ def expected_state_message(
         ],
         "broken": None,
         "trouble": None,  # no failed write in this test
+        "names": names,
+        "devices": None if viewer is None else 1,  # one connection per seat here
     }
     parsed: dict[str, Any] = json.loads(json.dumps(message))
     return parsed
@@ -101,6 +108,7 @@ class Truth:
         storage.close()
         assert row is not None
         self.players = row.players
+        self.names = [seat.name for seat in row.seats]  # as claimed: "Player N"; bots None
         state = spielwerk.load(row.game, **row.options).new_state(row.players, seed=row.seed)
         self.states = [state.clone()]
         for stored in actions:
@@ -163,7 +171,7 @@ def check_connection(player: Player, viewer: int | None, truth: Truth, seed: int
             state = truth.states[step]
             texts = truth.texts[viewer]
             expected = expected_state_message(
-                state, viewer, texts, truth.actors, message["log_from"]
+                state, viewer, texts, truth.actors, message["log_from"], truth.names
             )
             assert message == expected, f"step {step}: the message differs from the truth"
             if index in to_resample:
@@ -175,6 +183,7 @@ def check_connection(player: Player, viewer: int | None, truth: Truth, seed: int
                     replay_texts(sample, viewer),
                     [actor for actor, _ in sample.history],
                     message["log_from"],
+                    truth.names,
                 )
                 assert message == sample_message, f"step {step}: the message tells states apart"
             index += 1

@@ -68,6 +68,7 @@ def create(server: Server, scenario: object) -> httpx.Response:
         "game": "tainted_grail",
         "options": {"scenario": scenario},
         "seats": [{"kind": "human"}],
+        "claim": 0,
     }
     return httpx.post(f"{server.base}/api/tables", json=body, timeout=60)
 
@@ -212,7 +213,7 @@ def test_scenarios_are_read_and_parsed_off_the_event_loop(
         request = CreateTable(
             game="tainted_grail", options={"scenario": "fresh"}, seats=[SeatRequest(kind="human")]
         )
-        table_id, _ = await hub.create(request)
+        table_id = (await hub.create(request)).id
         table = await hub.get(table_id)
         assert table.row.options == {"scenario": "fresh"}
         await hub.close()

@@ -48,7 +48,7 @@ def test_wrong_missing_and_foreign_tokens_are_refused(shared_server: Server) -> 
                 {"type": "error", "message": "this seat token does not belong to this table"}
             ]
         # Acting before saying hello: refused, connection closed.
-        act = {"type": "act", "action": {"type": "end_turn"}}
+        act = {"type": "act", "action": {"type": "end_turn"}, "version": 0}
         received, code = await _close_code(url, json.dumps(act))
         assert code == 4400 and received[0]["type"] == "error"
         assert "hello" in received[0]["message"]
@@ -77,24 +77,25 @@ def test_seat_cannot_act_for_another_seat_or_out_of_turn(shared_server: Server) 
             assert second.state["legal"] == []
             legal = first.state["legal"][0]["action"]
 
-            text = await second.expect_error({"type": "act", "action": legal})
+            def act(action: dict[str, Any], **more: Any) -> dict[str, Any]:
+                return {"type": "act", "action": action, "version": version, **more}
+
+            text = await second.expect_error(act(legal))
             assert text == "it is not your turn (seat 1); wait for the others"
-            text = await second.expect_error({"type": "act", "action": legal, "seat": 0})
+            text = await second.expect_error(act(legal, seat=0))
             assert text == "your token is for seat 1: you cannot act for seat 0"
-            text = await first.expect_error({"type": "act", "action": legal, "seat": 1})
+            text = await first.expect_error(act(legal, seat=1))
             assert text == "your token is for seat 0: you cannot act for seat 1"
-            text = await spectator.expect_error({"type": "act", "action": legal})
+            text = await spectator.expect_error(act(legal))
             assert text == "spectators cannot act: open a seat link to play"
 
             # Illegal for the seat to move: an action of the game that is not legal now, one
             # that the game does not have, and nonsense.
-            text = await first.expect_error(
-                {"type": "act", "action": {"type": "steal", "card": "Farid"}}
-            )
+            text = await first.expect_error(act({"type": "steal", "card": "Farid"}))
             assert text.startswith("illegal action: steal card=Farid is not legal for player 0")
-            text = await first.expect_error({"type": "act", "action": {"type": "fly"}})
+            text = await first.expect_error(act({"type": "fly"}))
             assert text.startswith("illegal action: no such action in this game")
-            text = await first.expect_error({"type": "act", "action": {"type": "take", "card": 7}})
+            text = await first.expect_error(act({"type": "take", "card": 7}))
             assert text.startswith("illegal action")
 
             # Nothing changed anywhere: the seat to move still plays its first legal action.
@@ -111,7 +112,9 @@ def test_seat_cannot_act_for_another_seat_or_out_of_turn(shared_server: Server) 
         ("[1, 2]", "malformed message"),
         ('{"type": "teleport"}', "malformed message"),
         ('{"type": "act"}', "malformed message: act.action: Field required"),
-        ('{"type": "act", "action": "take"}', "malformed message: act.action"),
+        ('{"type": "act", "action": "take", "version": 5}', "malformed message: act.action"),
+        ('{"type": "act", "action": {"type": "end_turn"}}', "act.version: Field required"),
+        ('{"type": "act", "action": {"type": "end_turn"}, "version": -1}', "act.version"),
         ('{"type": "act", "action": {"type": "end_turn"}, "extra": 1}', "malformed message"),
         ('{"type": "act", "action": {"type": "end_turn"}, "seat": -1}', "malformed message"),
         ('{"type": "hello", "token": "again"}', "already joined"),

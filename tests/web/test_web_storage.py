@@ -115,9 +115,12 @@ def _hub(db_url: str) -> TableHub:
     return TableHub(Storage(db_url), BotPool(1))
 
 
-def _request(game: str, seats: int, **options: Any) -> CreateTable:
+def _request(game: str, seats: int, claim: int | None = None, **options: Any) -> CreateTable:
     return CreateTable(
-        game=game, options=options, seats=[SeatRequest(kind="human") for _ in range(seats)]
+        game=game,
+        options=options,
+        seats=[SeatRequest(kind="human") for _ in range(seats)],
+        claim=claim,
     )
 
 
@@ -135,8 +138,11 @@ async def _play_random(hub: TableHub, table_id: str, rng: random.Random) -> None
 def test_a_whole_game_replays_from_the_database(db_url: str) -> None:
     async def scenario() -> None:
         hub = _hub(db_url)
-        table_id, tokens = await hub.create(_request("isolde", 3))
-        assert sorted(tokens) == [0, 1, 2]
+        new = await hub.create(_request("isolde", 3, claim=0))
+        table_id = new.id
+        assert new.token is not None and sorted(new.invitations) == [1, 2]
+        seat, token = await hub.claim(table_id, new.invitations[1], "Bea")
+        assert seat == 1
         await _play_random(hub, table_id, random.Random(3))
         live = await hub.get(table_id)
         played, played_log = live.state, [(line.actor, line.texts) for line in live.log]
@@ -150,7 +156,10 @@ def test_a_whole_game_replays_from_the_database(db_url: str) -> None:
         assert [(line.actor, line.texts) for line in table.log] == played_log
         row = fresh.storage.load_table(table_id)
         assert row is not None and row.finished and row.steps == len(played.history)
-        assert table.seat_for_token(tokens[1]) == 1 and table.seat_for_token("x") is None
+        assert table.seat_for_token(token) == 1 and table.seat_for_token("x") is None
+        assert table.seat_for_token(new.token) == 0
+        assert table.seat_for_token(new.invitations[2]) is None  # an invitation is no token
+        assert table.names() == ["Seat 0", "Bea", None]
         await fresh.close()
 
     asyncio.run(scenario())
@@ -162,7 +171,7 @@ def test_two_servers_on_one_database_never_both_store_a_step(db_url: str) -> Non
 
     async def scenario() -> None:
         first, second = _hub(db_url), _hub(db_url)
-        table_id, _ = await first.create(_request("inkheart_dice", 2))
+        table_id = (await first.create(_request("inkheart_dice", 2))).id
         table_a = await first.get(table_id)
         table_b = await second.get(table_id)
         assert table_a.state.history == table_b.state.history
@@ -191,7 +200,7 @@ def test_unknown_and_unreadable_tables(db_url: str) -> None:
             await hub.get("x" * 200)
         # A stored log that does not replay (edited by hand) marks the table broken: it is shown,
         # never played on.
-        table_id, _ = await hub.create(_request("witches", 2))
+        table_id = (await hub.create(_request("witches", 2))).id
         await hub.close()
         storage = Storage(db_url)
         steps = len(storage.load_actions(table_id))
@@ -214,7 +223,7 @@ def test_a_database_that_goes_away_refuses_moves_and_changes_nothing(tmp_path: A
     async def scenario() -> None:
         path = tmp_path / "spielwerk.db"
         hub = _hub(f"sqlite:///{path}")
-        table_id, _ = await hub.create(_request("inkheart_dice", 2))
+        table_id = (await hub.create(_request("inkheart_dice", 2))).id
         table = await hub.get(table_id)
         before = list(table.state.history)
         seat = deciders(table.state)[0]
@@ -241,7 +250,7 @@ def test_replay_checks_every_stored_action(db_url: str) -> None:
 
     async def scenario() -> None:
         hub = _hub(db_url)
-        table_id, _ = await hub.create(_request("witches", 3))
+        table_id = (await hub.create(_request("witches", 3))).id
         await _play_random(hub, table_id, random.Random(5))
         assert spielwerk.replay(stored_record(hub.storage, table_id)).is_terminal()
         await hub.close()

@@ -151,11 +151,15 @@ class Player:
             None,
         )
 
-    async def act(self, action: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
-        """Send an action; the answer: the error, or the state that holds the action."""
+    async def act(
+        self, action: dict[str, Any], timeout: float = 60, version: int | None = None
+    ) -> dict[str, Any]:
+        """Send an action chosen in the newest state (or in `version`); the answer: the error,
+        or the state that holds the action."""
         self._refs += 1
         ref = self._refs
-        await self.send({"type": "act", "action": action, "ref": ref})
+        chosen_in = self.version if version is None else version
+        await self.send({"type": "act", "action": action, "version": chosen_in, "ref": ref})
         await self.wait(lambda: self.answer_to(ref) is not None, timeout, "answer")
         answer = self.answer_to(ref)
         assert answer is not None

@@ -191,7 +191,22 @@ class Server:
         }
         response = httpx.post(f"{self.base}/api/tables", json=body, timeout=60)
         assert response.status_code == 201, response.text
-        created: dict[str, Any] = response.json()
+        return self.claim_all(response.json())
+
+    def claim(self, table_id: str, invitation: str, name: str | None = None) -> httpx.Response:
+        body: dict[str, Any] = {"invitation": invitation}
+        if name is not None:
+            body["name"] = name
+        return httpx.post(f"{self.base}/api/tables/{table_id}/claim", json=body, timeout=60)
+
+    def claim_all(self, created: dict[str, Any]) -> dict[str, Any]:
+        """Every invitation of a new table taken, as its players would ("Player N"): the
+        creation answer with each human seat's token and link filled in."""
+        for seat in created["seats"]:
+            if seat["invitation"]:
+                answer = self.claim(created["id"], seat["invitation"], f"Player {seat['seat']}")
+                assert answer.status_code == 200, answer.text
+                seat["token"], seat["url"] = answer.json()["token"], answer.json()["url"]
         return created
 
     def steps(self, table_id: str) -> int:

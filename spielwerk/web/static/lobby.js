@@ -1,11 +1,13 @@
-// The lobby: create a table (game, options, seats: human or a bot of some strength), get the
-// seat links, list the tables. Tokens of seats created in this browser are remembered in
-// localStorage so their "Play" links appear in the list.
+// The lobby: create a table (game, options, seats: human or a bot of some strength), get your
+// own seat's link and an invitation link for every other human seat, list the tables. Tokens
+// of seats taken in this browser are remembered in localStorage so their "Play" links appear
+// in the list.
 import { h } from "/static/dom.js";
 
 const el = (id) => document.getElementById(id);
 let games = [];
 const STORE = "spielwerk-seats";
+const NAME = "spielwerk-name";
 
 function remembered() {
   try { return JSON.parse(localStorage.getItem(STORE) || "{}"); } catch { return {}; }
@@ -74,9 +76,17 @@ async function createTable(event) {
   }
   const seats = [...document.querySelectorAll("#seats select")].map((select) =>
     select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value.slice(4) });
+  const request = { game: el("game").value, options, seats };
+  const mine = seats.findIndex((s) => s.kind === "human");
+  if (mine >= 0) request.claim = mine;    // the creator plays the first human seat
+  const name = el("player-name").value.trim();
+  if (name) {
+    request.name = name;
+    localStorage.setItem(NAME, name);
+  }
   const response = await fetch("/api/tables", {
     method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ game: el("game").value, options, seats }),
+    body: JSON.stringify(request),
   });
   const answer = await response.json();
   if (!response.ok) {
@@ -87,12 +97,16 @@ async function createTable(event) {
   el("create-error").hidden = true;
   remember(answer.id, answer.seats);
   const origin = location.origin;
-  const humans = answer.seats.filter((s) => s.url);
+  const own = answer.seats.filter((s) => s.token);
+  const invited = answer.seats.filter((s) => s.invitation);
   el("created").replaceChildren(
     h("h3", { text: "Table created" }),
-    ...humans.map((s) => h("div", { class: "row" },
+    ...own.map((s) => h("div", { class: "row" },
       h("a", { href: s.url, class: "play-link", "data-seat": s.seat, text: `Play seat ${s.seat}` }),
-      h("input", { readonly: true, value: origin + s.url, "aria-label": `link for seat ${s.seat}`, onclick: (e) => e.target.select() }))),
+      h("span", { class: "muted small", text: "your own link: keep it to yourself" }))),
+    ...invited.map((s) => h("div", { class: "row" },
+      h("span", { text: `Invite seat ${s.seat}:` }),
+      h("input", { readonly: true, class: "invite-link", "data-seat": s.seat, value: origin + s.url, "aria-label": `invitation for seat ${s.seat}`, onclick: (e) => e.target.select() }))),
     h("div", { class: "row" },
       h("a", { href: answer.spectator_url, text: "Watch" }),
       h("input", { readonly: true, value: origin + answer.spectator_url, "aria-label": "spectator link", onclick: (e) => e.target.select() })));
@@ -114,7 +128,7 @@ async function loadTables() {
       const tokens = mine[t.id] || {};
       return h("tr", {},
         h("td", { text: titles[t.game] || t.game }),
-        h("td", {}, t.seats.map((s) => h("span", { class: `chip ${s.kind}`, text: s.kind === "human" ? `${s.seat}: human` : `${s.seat}: ${s.bot}` }))),
+        h("td", {}, t.seats.map((s) => h("span", { class: `chip ${s.kind}`, text: `${s.seat}: ${s.kind === "human" ? (s.name || "open seat") : s.bot}` }))),
         h("td", {}, h("span", { class: `chip ${t.finished ? "done" : "live"}`, text: t.finished ? "finished" : `playing, step ${t.steps}` })),
         h("td", {},
           Object.entries(tokens).map(([seat, token]) =>
@@ -129,6 +143,7 @@ async function start() {
   el("game").addEventListener("change", renderOptions);
   el("players").addEventListener("change", renderSeats);
   el("create-form").addEventListener("submit", createTable);
+  el("player-name").value = localStorage.getItem(NAME) || "";
   renderOptions();
   loadTables();
   setInterval(loadTables, 5000);

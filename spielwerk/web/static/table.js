@@ -6,12 +6,15 @@ import { h } from "/static/dom.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
-const token = fragment.get("token");
+let token = fragment.get("token");
+const invitation = token ? null : fragment.get("invite");
+const SEATS = "spielwerk-seats";   // the lobby's store of seat tokens taken in this browser
+const NAME = "spielwerk-name";
 
 const el = (id) => document.getElementById(id);
 const ui = {
   title: el("game-title"), seat: el("seat-label"), rules: el("rules-link"), conn: el("conn"),
-  toast: el("toast"), trouble: el("trouble"), status: el("status"), result: el("result"), board: el("board"),
+  toast: el("toast"), trouble: el("trouble"), devices: el("devices"), claim: el("claim"), status: el("status"), result: el("result"), board: el("board"),
   actions: el("actions"), log: el("log"),
 };
 
@@ -30,8 +33,9 @@ let finalClose = false;
 function seatName(p, capital = true) {
   if (p === mySeat) return capital ? "You" : "you";
   const seat = table && table.seats[p];
-  const who = seat && seat.kind === "bot" ? ` (bot: ${seat.bot})` : "";
-  return `Seat ${p}${who}`;
+  if (seat && seat.kind === "bot") return `Seat ${p} (bot: ${seat.bot})`;
+  const name = (latest && latest.names && latest.names[p]) || (seat && seat.name);
+  return name ? `${name} (seat ${p})` : `Seat ${p}`;
 }
 
 function showToast(text) {
@@ -55,7 +59,9 @@ function act(action) {
   if (waiting || mySeat === null || !socket || socket.readyState !== WebSocket.OPEN) return;
   setWaiting(true);
   sentRef += 1;
-  send({ type: "act", action, ref: sentRef });
+  // The version the action was chosen in: the server refuses it if the seat's turn has moved
+  // on since (another tab of this seat acted first).
+  send({ type: "act", action, version: latest.version, ref: sentRef });
   if (latest && renderer) render();     // the controls go away until the answer
 }
 
@@ -130,6 +136,9 @@ function renderStatus() {
   // The server could not save its own move (a bot's, a card drawn): it retries by itself.
   ui.trouble.hidden = !state.trouble;
   ui.trouble.textContent = state.trouble || "";
+  const devices = state.devices || 1;
+  ui.devices.hidden = devices < 2;
+  ui.devices.textContent = devices < 2 ? "" : `This seat is open on ${devices} devices or tabs: if that is not you, somebody else has your link.`;
   ui.status.className = "status";
   if (state.broken) {
     ui.status.textContent = state.broken;
@@ -224,9 +233,47 @@ function render() {
   renderActions();
 }
 
+function rememberSeat(seat, seatToken) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(SEATS) || "{}"); } catch { all = {}; }
+  all[tableId] = { ...(all[tableId] || {}), [seat]: seatToken };
+  localStorage.setItem(SEATS, JSON.stringify(all));
+}
+
+// An invitation: ask for a name, claim the seat (the server answers with a token of our own),
+// then play with that token; the invitation is used up.
+function offerClaim() {
+  ui.status.textContent = "Take your seat to start playing.";
+  ui.claim.hidden = false;
+  el("claim-name").value = localStorage.getItem(NAME) || "";
+  ui.claim.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = el("claim-name").value.trim();
+    const body = name ? { invitation, name } : { invitation };
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      el("claim-error").replaceChildren(answer.message || "the seat could not be taken", " · ",
+        h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: "Watch the table" }));
+      el("claim-error").hidden = false;
+      return;
+    }
+    if (name) localStorage.setItem(NAME, name);
+    token = answer.token;
+    rememberSeat(answer.seat, token);
+    history.replaceState(null, "", `#token=${token}`);
+    ui.claim.hidden = true;
+    connect();
+  });
+}
+
 window.addEventListener("beforeunload", () => { finalClose = true; });
 if (!tableId) {
   ui.status.textContent = "No table id in the address.";
+} else if (invitation) {
+  offerClaim();
 } else {
   connect();
 }
