@@ -21,12 +21,18 @@ LINEUPS: dict[str, tuple[tuple[str, ...], ...]] = {
     "witches": (
         ("mcts:1000", "heuristic", "random", "random"),
         ("heuristic", "random", "random", "random"),
+        ("best", "mcts:0.25s", "heuristic", "random"),  # best at its own time a decision
     ),
-    "inkheart_dice": (("mcts:1000", "heuristic", "random"),),
-    "isolde": (("mcts:300", "heuristic", "random", "random"),),  # mcts:1000: over 4 CPU hours
-    "inkspell": (("mcts:1000", "heuristic", "random"),),
-    "tainted_grail": (("heuristic", "heuristic"), ("mcts:1000", "mcts:1000")),
+    "inkheart_dice": (("mcts:1000", "heuristic", "random"), ("best", "mcts:0.5s", "heuristic")),
+    "isolde": (
+        ("mcts:300", "heuristic", "random", "random"),  # mcts:1000: over 4 CPU hours
+        ("best", "mcts:0.25s", "heuristic", "random"),
+    ),
+    "inkspell": (("mcts:1000", "heuristic", "random"), ("best", "heuristic", "random")),
+    "tainted_grail": (("heuristic", "heuristic"), ("mcts:1000", "mcts:1000"), ("best", "best")),
 }
+"""Each game's standard line-ups; the `best` ones compare it with the plain search at the same
+time a decision (`BEST_CONFIGS` in spielwerk/agents/configs.py) and with the heuristic."""
 
 
 def main() -> None:

@@ -32,6 +32,7 @@ from spielwerk.core.errors import OptionError
 from spielwerk.core.registry import load
 from spielwerk.sim.plan import GameSpec, Variant
 from spielwerk.sim.runner import GameRow, play_spec
+from spielwerk.sim.stats import rate as win_rate
 
 Z95 = 1.959963984540054
 LADDER_FORMAT = "spielwerk-ladder/1"
@@ -250,9 +251,11 @@ def rate(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, Any]:
             ratings[name] = teams[seat][0]
             games[name] += 1
             wins[name] += row.win_shares[seat]
+    shares = _shares_by_deal(setup, rows)
     table: list[dict[str, Any]] = []
     for name, rating in ratings.items():
         mu, sigma = float(rating.mu), float(rating.sigma)
+        interval = win_rate(shares.get(name, []))
         table.append(
             {
                 "entrant": name,
@@ -262,6 +265,8 @@ def rate(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, Any]:
                 "high": mu + Z95 * sigma,
                 "games": games[name],
                 "win_rate": wins[name] / games[name] if games[name] else 0.0,
+                "win_low": interval["low"],
+                "win_high": interval["high"],
             }
         )
     table.sort(key=lambda entry: -entry["mu"])
@@ -276,6 +281,24 @@ def rate(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, Any]:
         "model": "openskill PlackettLuce (mu 25, sigma 25/3 at the start)",
         "ratings": table,
     }
+
+
+def _shares_by_deal(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, list[list[float]]]:
+    """Per entrant, its win shares grouped by deal (the game's own for the game itself)."""
+    by_deal: dict[str, dict[int, list[float]]] = {}
+    for row in rows:
+        spec = row.spec
+        if setup.cooperative:
+            won = row.win_shares[0] > 0
+            results = [(spec.lineup[0], float(won)), (game_label(setup), float(not won))]
+        else:
+            results = [
+                (spec.lineup[spec.entry_at(seat)], row.win_shares[seat])
+                for seat in range(len(spec.lineup))
+            ]
+        for name, share in results:
+            by_deal.setdefault(name, {}).setdefault(spec.deal, []).append(share)
+    return {name: list(deals.values()) for name, deals in by_deal.items()}
 
 
 def apart(ratings: Sequence[Mapping[str, Any]]) -> list[tuple[str, str, bool]]:

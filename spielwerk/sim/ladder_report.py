@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from spielwerk.sim.ladder import apart
 from spielwerk.sim.report import html_table, image_tag
 
-RATING_HEADER = ("entrant", "rating (mu)", "95% interval", "games", "win rate")
+RATING_HEADER = ("entrant", "rating (mu)", "95% interval", "games", "win rate", "95% interval")
 
 
 def rating_rows(summary: Mapping[str, Any]) -> list[list[str]]:
@@ -26,6 +26,7 @@ def rating_rows(summary: Mapping[str, Any]) -> list[list[str]]:
             f"{r['low']:.1f}-{r['high']:.1f}",
             str(r["games"]),
             f"{r['win_rate']:.3f}",
+            f"{r['win_low']:.3f}-{r['win_high']:.3f}",
         ]
         for r in summary["ratings"]
     ]
@@ -34,7 +35,7 @@ def rating_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 def markdown(summary: Mapping[str, Any]) -> str:
     lines = [
         "| " + " | ".join(RATING_HEADER) + " |",
-        "|---|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|",
         *("| " + " | ".join(row) + " |" for row in rating_rows(summary)),
     ]
     return "\n".join(lines)
