@@ -220,3 +220,16 @@ def test_best_is_the_games_chosen_search_at_its_or_the_given_budget(
     assert is_search_spec(spec) and is_search_spec("mcts:2s") and not is_search_spec("heuristic")
     with pytest.raises(AgentSpecError, match="bad MCTS budget"):
         make_agent("best:soon", "inkspell")
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("witches", 3), ("inkheart_dice", 3), ("isolde", 3), ("inkspell", 3), ("tainted_grail", 2)],
+)
+def test_best_plays_whole_games_of_every_game(game: str, players: int) -> None:
+    """Every game's `best` configuration (with a tiny budget) plays a game to the end against
+    random seats; `apply` would raise on any illegal choice."""
+    agents = [make_agent("best:3", game, seed=1)]
+    agents += [make_agent("random", game, seed=seat) for seat in range(1, players)]
+    state = play_game(spielwerk.load(game), agents, seed=5)
+    assert state.is_terminal()
