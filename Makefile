@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,kernels,ray,rl,web]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,kernels,learn,ray,rl,web]'
 	$(BIN)/python -m spielwerk.agents.kernel_mcts  # compile the Numba kernels once (cached)
 	touch $(STAMP)
 

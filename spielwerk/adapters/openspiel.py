@@ -19,18 +19,23 @@
 - `resample_from_infostate` is spielwerk's `resample`, so OpenSpiel's ISMCTS bot searches
   without seeing hidden cards.
 - Returns are spielwerk's (a win or its share): utilities in [0, 1].
+- `network_policy(game)` is the network trained for the game (`spielwerk train`; a path for
+  another model file) as an OpenSpiel `Policy` (its move probabilities from the seat's
+  observation tensor, no search), e.g. for `exploitability` or `evaluate_bots`.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 import spielwerk
+from spielwerk.agents.network import NetworkPolicy
 from spielwerk.core.conformance import DEFAULT_MAX_STEPS
 from spielwerk.core.game import Game
 from spielwerk.core.registry import game_class
@@ -270,3 +275,23 @@ def register() -> list[str]:
             pyspiel.register_game(_game_type(cls), adapter)
         names.append(name)
     return names
+
+
+def network_policy(game: SpielwerkOpenSpielGame, path: str | Path | None = None) -> Any:
+    """The game's shipped network (or the model file at `path`) as an OpenSpiel policy."""
+    from open_spiel.python import policy
+
+    network = NetworkPolicy.load(game.spielwerk_game, path, game.num_seats)
+
+    class SpielwerkNetworkPolicy(policy.Policy):  # type: ignore[misc]
+        def action_probabilities(
+            self, state: SpielwerkOpenSpielState, player_id: int | None = None
+        ) -> dict[int, float]:
+            seat = state.current_player() if player_id is None else player_id
+            legal = state.legal_actions(seat)
+            mask = np.zeros(game.num_distinct_actions(), dtype=np.int8)
+            mask[legal] = 1
+            probabilities = network.probabilities(state.inner.observation_tensor(seat), mask)
+            return {action: float(probabilities[action]) for action in legal}
+
+    return SpielwerkNetworkPolicy(game, list(range(game.num_players())))

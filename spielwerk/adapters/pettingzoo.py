@@ -25,12 +25,16 @@
   straight from the kernel state (the same tensor as the view's encoding, which the tests check
   step by step), chance is drawn from the environment's own generator, and `spielwerk_state`
   replays the game's actions through the Python engine when asked for.
+- `e.unwrapped.network_policy()` is the network trained for the game (`spielwerk train`;
+  a path for another model file) as such a `policy(observation)`, no search: its most
+  probable legal move (`spielwerk.agents.network.NetworkPolicy`).
 """
 
 from __future__ import annotations
 
 import importlib
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +45,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from rich.text import Text
 
 import spielwerk
+from spielwerk.agents.network import NetworkPolicy
 from spielwerk.core.errors import IllegalAction
 from spielwerk.core.state import CHANCE, TERMINAL, State
 
@@ -118,6 +123,12 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
                 assert isinstance(to_move, int)
                 state.apply_trusted(action, to_move)
         return self.state_
+
+    def network_policy(self, path: str | Path | None = None) -> NetworkPolicy:
+        """The game's shipped network (or the model file at `path`) as a policy of this
+        environment's observations; ModelMismatch if it was made for another game, options
+        or player count."""
+        return NetworkPolicy.load(self.game, path, self.num_players)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation now (computed once per step, when first asked for)."""

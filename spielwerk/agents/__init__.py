@@ -5,7 +5,9 @@ A seat spec is `random`, `heuristic`, `mcts` (the plain search, 1000 iterations)
 bot at its default time a decision; `best:0.5s` or `best:2000` at another budget). `human` is
 handled by the interfaces, not here. Each game's search settings are in
 `spielwerk.agents.configs`. `strategy:NAME` and `without:ITEM` are the heuristic with one
-fixed rule or one component forbidden (`spielwerk.agents.strategies`).
+fixed rule or one component forbidden (`spielwerk.agents.strategies`). `net` is the search guided
+by the game's shipped network (`net:FILE`, `net:1.5s`, `net:FILE:800`: another model file or
+budget, see `spielwerk.agents.network`).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from spielwerk.agents.heuristics import heuristic_factory
 from spielwerk.agents.mcts import MCTSAgent
 from spielwerk.agents.random_agent import RandomAgent
 
-AGENT_KINDS = ("random", "heuristic", "mcts", "best")
-SEARCH_KINDS = ("mcts", "best")
+AGENT_KINDS = ("random", "heuristic", "mcts", "best", "net")
+SEARCH_KINDS = ("mcts", "best", "net")
 """Seat kinds that search (and so think for a while on every decision)."""
 
 
@@ -34,6 +36,10 @@ class AgentSpecError(ValueError):
 def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
     """Build the agent a seat spec names, for `game_name`, seeded."""
     kind, _, budget = spec.strip().lower().partition(":")
+    if kind == "net":  # a trained network; the rest may be a file name, so its case is kept
+        from spielwerk.agents.network import network_agent
+
+        return network_agent(spec.strip().partition(":")[2], game_name, seed)
     if kind == "random" and not budget:
         return RandomAgent(seed)
     if kind == "heuristic" and not budget:
@@ -54,7 +60,7 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
             raise AgentSpecError(str(error)) from None
     raise AgentSpecError(
         f"unknown seat {spec!r}: use random, heuristic, mcts, mcts:ITERATIONS, mcts:SECONDSs "
-        "or best"
+        "best, net or net:MODEL_FILE"
     )
 
 

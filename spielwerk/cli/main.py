@@ -1,4 +1,5 @@
-"""The `spielwerk` command: list, rules, play, replay, simulate, ladder, balance, bench, scenario
+"""The `spielwerk` command: list, rules, play, replay, simulate, train, ladder, balance, bench,
+scenario
 check.
 
 Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
@@ -104,9 +105,16 @@ def parse_options(items: Sequence[str]) -> dict[str, str]:
     return options
 
 
+def seat_spec(text: str) -> str:
+    """A seat spec with its kind in lower case; a model file name after `net:` keeps its case."""
+    kind, sep, rest = text.strip().partition(":")
+    kind = kind.lower()
+    return kind + sep + (rest if kind == "net" else rest.lower())
+
+
 def parse_players(text: str, game: Game) -> list[str]:
     """The seat specs of `--players`, checked against the game's player range."""
-    specs = [part.strip().lower() for part in text.split(",")]
+    specs = [seat_spec(part) for part in text.split(",")]
     if any(not spec for spec in specs):
         raise UsageProblem(f"--players {text!r} has an empty seat: write e.g. human,random")
     if not game.min_players <= len(specs) <= game.max_players:
@@ -133,7 +141,17 @@ def build_agents(
             agents.append(HumanAgent(console, text, narrator, announce_seat=humans > 1))
         else:
             agents.append(make_agent(spec, game.name, seat_seed(seed, seat)))
+    check_models(agents, game, len(specs))
     return agents
+
+
+def check_models(agents: Sequence[Agent], game: Game, players: int) -> None:
+    """A network seat whose model was made for other options or player counts fails here,
+    before the game starts (ModelMismatch names the difference)."""
+    for agent in agents:
+        check = getattr(agent, "check_game", None)
+        if check is not None:
+            check(game, players)
 
 
 # ---------------------------------------------------------------------- output
@@ -247,7 +265,7 @@ def play(
             "--players",
             "-p",
             help="comma-separated seats, one per player: human, random, heuristic, mcts, "
-            "mcts:ITERATIONS, mcts:SECONDSs or best",
+            "mcts:ITERATIONS, mcts:SECONDSs, best, net or net:MODEL_FILE",
         ),
     ],
     seed: Annotated[
@@ -395,6 +413,7 @@ def simulate(
             )
         except KeyboardInterrupt:
             _fail("interrupted before any game was played", 130, "stopped")
+        check_models([make_agent(spec, game, 0) for spec in set(specs)], loaded, len(specs))
         if batched and not can_batch(specs, backend, game):
             raise UsageProblem(
                 "--batched needs every seat random, the local backend and a game with a "
@@ -432,6 +451,97 @@ def simulate(
         console.print(f"Written to {escape(str(out))}: " + ", ".join(p.name for p in written))
     if result.interrupted:
         _fail(f"interrupted after {len(result.rows)} of {len(plan)} games", 130, "stopped")
+
+
+@app.command()
+def train(
+    game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="player count (default: the usual one)")
+    ] = None,
+    minutes: Annotated[float, typer.Option(help="wall time of this run")] = 60.0,
+    out: Annotated[
+        Path | None, typer.Option(help="model file to write (default: GAME.npz here)")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="continue from this checkpoint (FILE.checkpoint.npz)")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="seed of the network and of every game")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="self-play worker processes")] = 1,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray")] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: a local Ray instance)")
+    ] = None,
+    generations: Annotated[
+        int | None, typer.Option(help="stop after this many generations (reproducible runs)")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="game option key=value (repeatable)"),
+    ] = None,
+) -> None:
+    """Learn a policy-and-value network by self-play with network-guided search (expert
+    iteration) and write it as a model file for the seat net:FILE (docs/learning.md)."""
+    try:
+        from spielwerk.cli.train import curve_path, plot_curve, train_with_progress
+        from spielwerk.learn.train import Run, TrainConfig
+    except ImportError as error:
+        _fail(f"training needs the learn extra ({error}): pip install 'spielwerk[learn]'")
+    from spielwerk.bench.run import usual_players
+
+    with _user_errors():
+        options = parse_options(option or [])
+        loaded = spielwerk.load(game, **options)
+        if players is None:
+            players = usual_players(game)
+        if not minutes > 0:
+            raise UsageProblem(f"--minutes must be positive, not {minutes}")
+        if jobs < 1:
+            raise UsageProblem(f"--jobs must be at least 1, not {jobs}")
+        if backend not in BACKENDS:
+            raise UsageProblem(f"unknown --backend {backend!r}: use {' or '.join(BACKENDS)}")
+        if ray_address is not None and backend != "ray":
+            raise UsageProblem("--ray-address needs --backend ray")
+        if generations is not None and generations < 1:
+            raise UsageProblem(f"--generations must be at least 1, not {generations}")
+        if out is None:
+            out = Path(f"{game}.npz")
+        if not out.parent.is_dir():
+            raise UsageProblem(f"cannot write the model: no directory {str(out.parent)!r}")
+        command = f"spielwerk train {game} --players {players} --minutes {minutes:g} --seed {seed}"
+        command += f" --jobs {jobs}" + "".join(f" --option {k}={v}" for k, v in options.items())
+        config = TrainConfig(
+            game=loaded.name,
+            players=players,
+            out=out,
+            options=options,
+            minutes=minutes,
+            generations=generations,
+            seed=seed,
+            jobs=jobs,
+            backend=backend,
+            ray_address=ray_address,
+            command=command,
+        )
+        run = Run(config, resume=resume)
+    console = _console()
+    console.print(
+        f"[bold]{escape(loaded.title)}[/bold]: training for {minutes:g} min, {players} players, "
+        f"seed {seed}, {jobs} job{'s' if jobs > 1 else ''}"
+        + (f", resuming {escape(str(resume))}" if resume else "")
+    )
+    with _user_errors():
+        progress = train_with_progress(run, console, Console(stderr=True))
+        plotted = plot_curve(
+            progress.curve, players, f"{loaded.title}: learning curve", curve_path(out)
+        )
+    console.print(
+        f"{progress.generation} generations, {progress.games} games, {progress.samples} samples, "
+        f"{progress.seconds / 60:.1f} min; loss {progress.loss.get('loss', float('nan')):.3f}"
+    )
+    written = [out, config.checkpoint_path()] + ([curve_path(out)] if plotted else [])
+    console.print("Written: " + ", ".join(escape(str(p)) for p in written))
+    console.print(f"Play it: spielwerk play {game} --players net:{escape(str(out))},...")
 
 
 @app.command()

@@ -45,6 +45,7 @@ __all__ = [
     "check_illegal_actions",
     "check_legal_actions_apply",
     "check_no_leak",
+    "check_observation_no_leak",
     "check_replay",
     "check_result",
     "check_returns",
@@ -929,6 +930,45 @@ def check_no_leak(state: State, rng: random.Random) -> None:
         )
 
 
+SeatPolicy = Callable[[State, int, Sequence[int]], Sequence[float]]
+"""A learned policy as search uses it: (state, seat, legal ids) -> one weight per legal id."""
+
+
+def check_observation_no_leak(
+    state: State, rng: random.Random, policy: SeatPolicy | None = None
+) -> None:
+    """What a network reads carries nothing a seat may not know: for each deciding seat p, the
+    observation tensor (of `game.observation_shape`, finite) is the same on the state and on a
+    `resample(p, rng)` of it, and so are `policy`'s move weights for p, if a policy is given
+    (e.g. `spielwerk.agents.network.NetworkPrior`). Games without a tensor are skipped."""
+    if state.game.observation_layout is None or state.is_terminal():
+        return
+    where = _where(state)
+    shape = state.game.observation_shape
+    for seat in deciders(state):
+        if seat == CHANCE:
+            continue
+        sample = state.resample(seat, rng)
+        mine, theirs = state.observation_tensor(seat), sample.observation_tensor(seat)
+        assert (len(mine),) == shape and all(math.isfinite(x) for x in mine), (
+            f"{where} seat {seat}'s observation tensor is not {shape} finite floats"
+        )
+        differ = [i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b]
+        assert not differ, (
+            f"{where} seat {seat} can tell a resample from the truth by its observation tensor "
+            f"(positions {differ[:10]})"
+        )
+        if policy is not None:
+            legal = state.legal_ids(seat)
+            weights, sample_weights = (
+                list(policy(state, seat, legal)),
+                list(policy(sample, seat, legal)),
+            )
+            assert weights == sample_weights, (
+                f"{where} seat {seat}'s policy differs on a resample: {weights} vs {sample_weights}"
+            )
+
+
 def _view_diff(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
     return ": " + "; ".join(f"{k}: {_short(a.get(k))} vs {_short(b.get(k))}" for k in keys)
@@ -1014,6 +1054,7 @@ def run_conformance(
             check_clone_independent(state, checks)
             check_replay(state, applied)
             check_no_leak(state, checks)
+            check_observation_no_leak(state, checks)
         else:
             check_legal_actions_apply(state, checks, limit=1)
         if state.is_terminal():

@@ -34,6 +34,7 @@ import spielwerk
 from spielwerk.agents import AgentSpecError, MCTSAgent, is_search_spec, make_agent
 from spielwerk.agents.base import Agent, make_turn
 from spielwerk.agents.heuristics import heuristic_factory
+from spielwerk.agents.network import ModelError, parse_network_spec, shipped_model_path
 from spielwerk.core.state import State
 from spielwerk.web.fairness import FairQueue
 
@@ -69,7 +70,12 @@ def check_bot_spec(spec: str, game_name: str, max_seconds: float = MAX_MCTS_SECO
     kind, _, budget = spec.partition(":")
     if kind == "heuristic" and heuristic_factory(game_name) is None:
         raise AgentSpecError(f"there is no heuristic bot for {game_name} yet")
-    make_agent(spec, game_name, 0)  # raises AgentSpecError on anything unknown
+    if kind == "net" and parse_network_spec(budget)[0] is not None:  # never a server file
+        raise AgentSpecError("a network bot here plays the shipped model: net or net:BUDGET")
+    try:
+        make_agent(spec, game_name, 0)  # raises AgentSpecError on anything unknown
+    except ModelError as error:  # no network ships for this game, or a bad budget
+        raise AgentSpecError(str(error)) from None
     if is_search_spec(spec) and budget:
         if budget.endswith("s"):
             if float(budget[:-1]) > max_seconds:
@@ -98,11 +104,14 @@ def bot_levels(game_name: str) -> list[dict[str, str]]:
         has_heuristic = heuristic_factory(game_name) is not None
     except Exception:  # a game whose heuristic does not import yet simply offers none
         has_heuristic = False
-    return [
+    levels = [
         {"spec": level.spec, "label": level.label}
         for level in BOT_LEVELS
         if level.spec != "heuristic" or has_heuristic
     ]
+    if shipped_model_path(game_name).is_file():
+        levels.append({"spec": "net", "label": "Network (trained by self-play)"})
+    return levels
 
 
 @dataclass(frozen=True, slots=True)
