@@ -159,7 +159,10 @@ class Model:
                 f"this model was trained for the game {meta['game']!r}, not {game.name!r}"
             )
         options = {key: str(value) for key, value in game.options.items()}
-        trained = {key: str(value) for key, value in meta.get("options", {}).items()}
+        # An option the file does not name is at its default: a game that gained an option
+        # whose default keeps the old rules still plays the models trained before.
+        trained = {spec.name: str(spec.default) for spec in game.option_specs}
+        trained.update({key: str(value) for key, value in meta.get("options", {}).items()})
         if trained != options:
             differ = sorted(
                 key for key in set(options) | set(trained) if options.get(key) != trained.get(key)

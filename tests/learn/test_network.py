@@ -76,6 +76,12 @@ def test_another_player_count_or_option_or_layout_is_named(
         model.check(game, 3)
     with pytest.raises(ModelMismatch, match=r"other options: wheel=descending \(game: ascending\)"):
         model.check(spielwerk.load("witches", wheel="ascending"), 4)
+    # A file that does not name an option was made at its default (an option added later).
+    save_model(tmp_path / "older.npz", model.params, {**model.metadata, "options": {}})
+    older = read_model(tmp_path / "older.npz")
+    older.check(game, 4)
+    with pytest.raises(ModelMismatch, match=r"other options: wheel=descending \(game: ascending\)"):
+        older.check(spielwerk.load("witches", wheel="ascending"), 4)
     stale = {**model.metadata, "layout_hash": "0123456789abcdef"}
     path = tmp_path / "stale.npz"
     save_model(path, model.params, stale)
