@@ -94,3 +94,21 @@ def win_rate(results: Sequence[EvalResult], entry: str = NET) -> tuple[float, in
         if mine:
             shares.append(max(mine) if result.cooperative else sum(mine))
     return (sum(shares) / len(shares) if shares else 0.0), len(shares)
+
+
+def summarise(
+    results: Sequence[EvalResult], against: Sequence[str], cooperative: bool
+) -> dict[str, float | int]:
+    """One learning-curve point from evaluation games, `against[i]` being the opponent of game
+    i: the net's win rate against each opponent (`vs_heuristic`, `vs_previous`) and its game
+    count; in a cooperative game also the opponent team's win rate on the same deals
+    (`heuristic_team`), as the net team's games have no opponent seat in them."""
+    point: dict[str, float | int] = {}
+    for opponent in dict.fromkeys(against):
+        played = [r for r, o in zip(results, against, strict=True) if o == opponent]
+        rate, count = win_rate(played, NET)
+        point[f"vs_{opponent}"] = round(rate, 4)
+        point[f"vs_{opponent}_games"] = count
+        if cooperative:
+            point[f"{opponent}_team"] = round(win_rate(played, opponent)[0], 4)
+    return point

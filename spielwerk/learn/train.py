@@ -42,13 +42,12 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.registry import load
 from spielwerk.learn.evaluate import (
     HEURISTIC,
-    NET,
     PREVIOUS,
     EvalResult,
     EvalTask,
     lineups,
     play_evals,
-    win_rate,
+    summarise,
 )
 from spielwerk.learn.model import Trainer
 from spielwerk.learn.replay import ReplayBuffer
@@ -353,6 +352,7 @@ class Run:
         metadata = self.metadata()
         current = self.trainer.numpy_params()
         tasks: list[EvalTask] = []
+        against: list[str] = []  # each task's opponent (a co-op net team game has none in it)
         opponents = [HEURISTIC] + ([PREVIOUS] if self.previous is not None else [])
         for opponent in opponents:
             for deal in range(config.eval_deals):
@@ -371,19 +371,14 @@ class Run:
                             self.previous,
                         )
                     )
+                    against.append(opponent)
         results: list[EvalResult] = workers.map(play_evals, tasks)
         point: dict[str, Any] = {
             "minutes": round(self.progress.seconds / 60, 2),
             "generation": self.progress.generation,
             "games": self.progress.games,
         }
-        for opponent in opponents:
-            played = [r for r in results if opponent in r.seats]
-            rate, count = win_rate(played, NET)
-            point[f"vs_{opponent}"] = round(rate, 4)
-            point[f"vs_{opponent}_games"] = count
-            if self.cooperative:
-                point[f"{opponent}_team"] = round(win_rate(played, opponent)[0], 4)
+        point.update(summarise(results, against, self.cooperative))
         self.progress.curve.append(point)
         self.progress.last_eval_seconds = self.progress.seconds
         self.previous = current

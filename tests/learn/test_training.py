@@ -23,6 +23,7 @@ from spielwerk.agents.network import (  # noqa: E402
 )
 from spielwerk.cli.main import app  # noqa: E402
 from spielwerk.core.conformance import games_under_test, random_step  # noqa: E402
+from spielwerk.learn.evaluate import HEURISTIC, NET, EvalResult, summarise  # noqa: E402
 from spielwerk.learn.model import Trainer, apply  # noqa: E402
 from spielwerk.learn.selfplay import SearchSettings  # noqa: E402
 from spielwerk.learn.train import Run, TrainConfig, TrainingError, checkpoint_path  # noqa: E402
@@ -155,3 +156,20 @@ def test_train_command_writes_a_model_that_play_seats(tmp_path: Path) -> None:
     assert "trained for 4 players, not 3" in wrong.stderr
     bad = runner.invoke(app, ["train", "witches", "--minutes", "0"])
     assert bad.exit_code == 2 and "--minutes must be positive" in bad.stderr
+
+
+def test_a_cooperative_evaluation_compares_the_net_team_with_the_heuristic_team() -> None:
+    """Tainted Grail's learning curve: the net team's games hold no heuristic seat, yet they
+    count against the heuristic team's games on the same deals."""
+    net_team = EvalResult((NET, NET), (1.0, 1.0), cooperative=True)
+    lost = EvalResult((NET, NET), (0.0, 0.0), cooperative=True)
+    heuristic_team = EvalResult((HEURISTIC, HEURISTIC), (0.0, 0.0), cooperative=True)
+    point = summarise(
+        [net_team, heuristic_team, lost, heuristic_team], [HEURISTIC] * 4, cooperative=True
+    )
+    assert point == {"vs_heuristic": 0.5, "vs_heuristic_games": 2, "heuristic_team": 0.0}
+    rotated = [EvalResult((NET, HEURISTIC, HEURISTIC), (0.0, 1.0, 0.0), cooperative=False)]
+    assert summarise(rotated, [HEURISTIC], cooperative=False) == {
+        "vs_heuristic": 0.0,
+        "vs_heuristic_games": 1,
+    }
