@@ -15,6 +15,7 @@ import spielwerk
 from spielwerk.agents import make_agent
 from spielwerk.agents.network import (
     METADATA_KEY,
+    MODELS_DIR,
     Model,
     ModelError,
     ModelMismatch,
@@ -261,3 +262,26 @@ def test_the_adapters_load_a_network_policy(tmp_path: Path, tiny_model: TinyMode
     probabilities = policy.action_probabilities(state)
     assert sorted(probabilities) == state.legal_actions()
     assert sum(probabilities.values()) == pytest.approx(1.0, abs=1e-5)
+
+
+SHIPPED = sorted(path.stem for path in MODELS_DIR.glob("*.npz"))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_shipped_network_fits_its_game_and_plays(name: str) -> None:
+    """Every file in spielwerk/models is a model of the game it is named after, for the
+    current rules (observation layout, actions, options), under 2 MB, and the seat `net`
+    plays it; the lobby offers it."""
+    from spielwerk.web.bots import bot_levels
+
+    path = MODELS_DIR / f"{name}.npz"
+    assert path.stat().st_size <= 2_000_000
+    model = load_model(name, None)
+    game = spielwerk.load(name)
+    players = model.players[0]
+    model.check(game, players)
+    assert model.metadata["training"]["command"].startswith(f"spielwerk train {name}")
+    agents = [make_agent("net:1", name, seed=1)]
+    agents += [make_agent("random", name, seed=2 + s) for s in range(players - 1)]
+    assert play_game(game, agents, seed=5).is_terminal()
+    assert "net" in [level["spec"] for level in bot_levels(name)]
