@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+from spielwerk.core.narration import game_narration
 from spielwerk.web import logs
 from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
@@ -348,7 +349,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             info = info_of(game)
         except ClientError as error:
             return _error(404, str(error))
-        return JSONResponse({**info, "data": component_data(game)})
+        narration = dict(game_narration(game).texts)
+        return JSONResponse({**info, "data": component_data(game), "narration": narration})
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> Response:

@@ -85,9 +85,10 @@ class ClaimSeat(_Strict):
 
 
 def display_name(text: str | None, seat: int) -> str:
-    """The name shown for a seat: printable, one line, spaces collapsed; "Seat N" if none."""
+    """The name shown for a seat: printable, one line, spaces collapsed; "Seat N" if none
+    (seats are counted from 1 where people read them)."""
     if text is None:
-        return f"Seat {seat}"
+        return f"Seat {seat + 1}"
     cleaned = " ".join(text.split())
     if not cleaned or not cleaned.isprintable():
         raise ValueError("a name must be printable text (no control characters)")

@@ -30,6 +30,7 @@ import spielwerk
 from spielwerk.agents import AgentSpecError
 from spielwerk.core.actions import Action
 from spielwerk.core.game import Game
+from spielwerk.core.narration import Event, game_narration
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.web.bots import (
     MAX_MCTS_SECONDS,
@@ -113,6 +114,9 @@ class LogLine:
     actor: int
     texts: tuple[str, ...]
     """The action's text as each viewer may see it: [spectator, seat 0, seat 1, ...]."""
+    events: tuple[tuple[Event, ...], ...] = ()
+    """What the action made happen, as each viewer noticed it (the game's narration from that
+    viewer's views before and after it), in the same order of viewers."""
 
 
 @dataclass(eq=False)
@@ -142,6 +146,9 @@ class LiveTable:
     """Set while the server's own next move could not be saved (TROUBLE)."""
     last_used: float = field(default_factory=time.monotonic)
     """When somebody last asked for it, acted or left (for evicting idle tables)."""
+    views: list[dict[str, Any]] | None = None
+    """Every viewer's view of the present state (spectator first), for the narration of the
+    next step; built when first needed."""
     decision_since: dict[int, int] = field(default_factory=dict)
     """For every seat to move: the version at which its present decision began. An action
     chosen in an older version is stale (another tab of the seat acted, or the turn came
@@ -213,6 +220,24 @@ def server_moves(row: TableRow, state: State) -> bool:
 def viewer_texts(state: State, action: Action) -> tuple[str, ...]:
     viewers: list[int | None] = [None, *range(state.num_players)]
     return tuple(state.describe(action, v) for v in viewers)
+
+
+def all_views(state: State) -> list[dict[str, Any]]:
+    """The view of every viewer: [spectator, seat 0, seat 1, ...]."""
+    return [state.view(v) for v in [None, *range(state.num_players)]]
+
+
+def narrated_step(
+    state: State, views: list[dict[str, Any]], action: Action, actor: int
+) -> tuple[LogLine, list[dict[str, Any]]]:
+    """Apply `action` to `state` (whose views are `views`): its log line with every viewer's
+    text and events, and the views after it."""
+    texts = viewer_texts(state, action)
+    state.apply(action, player=actor)
+    after = all_views(state)
+    narrate = game_narration(state.game.name).events
+    events = tuple(tuple(narrate(b, a)) for b, a in zip(views, after, strict=True))
+    return LogLine(actor, texts, events), after
 
 
 def derived_seed(secret: str, *parts: object) -> int:
@@ -612,6 +637,7 @@ class TableHub:
         secret = table.row.chance_secret
         pending = list(moves)
         since = dict(table.decision_since)
+        views = table.views if table.views is not None else all_views(work)
         while True:
             if pending:
                 actor, action = pending.pop(0)
@@ -620,9 +646,9 @@ class TableHub:
                 actor, action = CHANCE, work.sample_chance(rng)
             else:
                 break
-            lines.append(LogLine(actor, viewer_texts(work, action)))
             before = deciders(work)
-            work.apply(action, player=actor)
+            line, views = narrated_step(work, views, action, actor)
+            lines.append(line)
             note_decisions(since, before, actor, work)
             steps.append((actor, action.to_json()))
         if not steps:
@@ -637,6 +663,7 @@ class TableHub:
             server_moves(table.row, work),
         )
         table.state = work
+        table.views = views
         table.log.extend(lines)
         table.decision_since = since
         table.trouble = None
@@ -848,18 +875,19 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
     lines: list[LogLine] = []
     table = LiveTable(row=row, game=game, state=state, log=lines)
     table.decision_since = dict.fromkeys(deciders(state), 0)
+    views = all_views(state)
     for stored in actions:
         try:
             action = game.action_from_json(stored.action)
-            text = viewer_texts(state, action)
             before = deciders(state)
-            state.apply(action, player=stored.actor)
+            line, views = narrated_step(state, views, action, stored.actor)
             note_decisions(table.decision_since, before, stored.actor, state)
         except Exception as error:
             table.broken = f"this table's record stops replaying at step {stored.idx}: {error}"
             log.error("table %s: %s", row.id, table.broken)
             break
-        lines.append(LogLine(stored.actor, text))
+        lines.append(line)
+    table.views = views
     return table
 
 
@@ -882,6 +910,7 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
             "i": start + offset,
             "actor": None if line.actor == CHANCE else line.actor,
             "text": line.texts[column],
+            "events": list(line.events[column]) if line.events else [],
         }
         for offset, line in enumerate(table.log[start:])
     ]
@@ -894,6 +923,7 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "to_move": deciders(state),
         "over": over,
         "result": state.result() if over else None,
+        "explanation": explanation(state, seat) if over else None,
         "view": state.view(seat),
         "legal": legal,
         "log_from": start,
@@ -903,6 +933,12 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "names": table.names(),
         "devices": None if seat is None else connection.devices,
     }
+
+
+def explanation(state: State, seat: int | None) -> dict[str, Any] | None:
+    """The breakdown of a finished game's result, from the seat's own final view."""
+    explain = game_narration(state.game.name).explain
+    return explain(state.view(seat)) if explain is not None else None
 
 
 def welcome_message(table: LiveTable, seat: int | None) -> dict[str, Any]:

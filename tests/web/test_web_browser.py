@@ -116,7 +116,24 @@ class Page:
         return re.findall(r"\b(?:null|undefined|NaN|\[object Object\])", text)
 
     def log_lines(self) -> list[str]:
-        return list(self.page.locator("#log li").all_inner_texts())
+        """The log's lines, one per action, as the page words them (seats named)."""
+        return list(self.page.locator("#log li .line").all_inner_texts())
+
+    def events(self, key: str) -> list[str]:
+        """The narration lines of one kind of event (`data-event`), in order."""
+        return list(self.page.locator(f"#log .event[data-event='{key}']").all_inner_texts())
+
+    def labels_fit(self) -> list[str]:
+        """Labels whose text is wider than their box (each such element's text)."""
+        return list(
+            self.page.evaluate(
+                """() => [...document.querySelectorAll(
+                    "#board h3, #board .small, #board figcaption, #board button, #board .badge, "
+                    + "#board .seat-chip, #result td, #status, #log li")]
+                  .filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+                  .map((e) => e.textContent.slice(0, 80))"""
+            )
+        )
 
 
 def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 3000) -> None:
@@ -169,7 +186,7 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     table = lobby
     table.page.wait_for_selector("#board svg")
     table.page.evaluate("() => { window.__notReloaded = true; }")
-    assert table.page.locator("#seat-label").inner_text() == "Seat 0"
+    assert table.page.locator("#seat-label").inner_text() == "Seat 1"  # counted from 1
 
     play_to_the_end([table], random.Random(11))
 
@@ -188,10 +205,32 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     assert href == f"/api/tables/{table_id}/record"
     assert spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).is_terminal()
     lines = table.log_lines()
-    assert any(line.startswith("seat 1 plays") for line in lines)  # bots' moves arrived live
+    # bots' moves arrived live, under the seat's number from 1 and its level
+    assert any(line.startswith("Seat 2 (bot heuristic) plays") for line in lines)
     # The log names the cards dealt to this seat, and never a card dealt to another.
-    assert any(re.fullmatch(r"seat 0 (is dealt|draws) [a-z]+-\d", line) for line in lines)
-    assert not any(re.fullmatch(r"seat [123] (is dealt|draws) [a-z]+-\d", line) for line in lines)
+    assert any(re.fullmatch(r".+ \(you\) (is dealt|draws) [a-z]+-\d", line) for line in lines), (
+        lines[:8]
+    )
+    assert not any(re.fullmatch(r"Seat [234] .*(is dealt|draws) [a-z]+-\d", line) for line in lines)
+    # Narration: one line per trick saying who took it and how many points, as in the record.
+    final = spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).view(None)
+    tricks = table.events("trick_won")
+    assert len(tricks) == len(final["tricks"]) > 0
+    for number, (line, trick) in enumerate(zip(tricks, final["tricks"], strict=True), 1):
+        points = sum(int(c.split("-")[1]) for c in trick["cards"])
+        points -= int(trick["new_trump"].split("-")[1]) if trick["new_trump"] else 0
+        winner = "Seat 1 (you)" if trick["winner"] == 0 else f"Seat {trick['winner'] + 1}"
+        assert line.startswith(f"Trick {number}: {winner}")
+        assert line.endswith(f"takes {points} points ({', '.join(trick['cards'])})")
+    # The result explains every seat's score colour by colour and names the winner.
+    verdict = table.page.locator("#verdict").inner_text()
+    assert f"wins with {max(final['scores'])} points" in verdict or "share the win" in verdict
+    for p, score in enumerate(final["scores"]):
+        row = table.page.locator(f"#result tr[data-seat='{p}']")
+        assert row.locator("td.total").inner_text() == str(score)
+        parts = row.locator("td.parts div").all_inner_texts()
+        assert sum(int(part.rsplit("= ", 1)[1]) for part in parts if "= " in part) == score
+    assert table.page.locator("#tie-break").count() == 0  # nothing tied, no tie-break shown
 
 
 def test_two_browser_contexts_play_tintenherz_against_each_other(
@@ -223,7 +262,7 @@ def test_two_browser_contexts_play_tintenherz_against_each_other(
         second.page.fill("#claim-name", "<b>Bea</b>")
         second.page.click("#claim-seat")
         second.page.wait_for_selector("#board svg")
-        assert second.page.locator("#seat-label").inner_text() == "Seat 1"
+        assert second.page.locator("#seat-label").inner_text() == "Seat 2"
         assert "#token=" in second.page.url  # a token of their own replaced the invitation
         # The invitation is used up: a third person who opens it is told so.
         third_context = browser.new_context()
@@ -240,7 +279,7 @@ def test_two_browser_contexts_play_tintenherz_against_each_other(
         play_to_the_end([first, second], random.Random(5))
 
         # The name the invited player chose is shown to the other, as plain text.
-        assert "<b>Bea</b> (seat 1)" in first.page.locator("#result").inner_text()
+        assert "<b>Bea</b>" in first.page.locator("#result").inner_text()
         for page in (first, second):
             assert page.page.locator("#result").is_visible()
             assert page.not_reloaded()
@@ -248,13 +287,27 @@ def test_two_browser_contexts_play_tintenherz_against_each_other(
         assert first.clicks["board"] + first.clicks["button"] > 0
         assert second.clicks["board"] + second.clicks["button"] > 0
         # Each saw the other's moves arrive, and both logs are the same game.
-        assert any(line.startswith("seat 1 ") for line in first.log_lines())
-        assert any(line.startswith("seat 0 ") for line in second.log_lines())
-        assert first.log_lines() == second.log_lines()
+        assert any(line.startswith("<b>Bea</b> ") for line in first.log_lines())
+        assert any(line.startswith("Ada ") for line in second.log_lines())
+        assert len(first.log_lines()) == len(second.log_lines())
         scores = [
             p.page.locator("#result td:nth-child(2)").all_inner_texts() for p in (first, second)
         ]
         assert scores[0] == scores[1] and len(scores[0]) == 2
+        # The breakdown is the record's: points x hearts of both castle options, the better
+        # one counted.
+        table_id = first.page.url.split("/table/")[1].split("#")[0]
+        record = httpx.get(f"{server.base}/api/tables/{table_id}/record", timeout=60).json()
+        for p, scoring in enumerate(record["result"]["scoring"]):
+            row = first.page.locator(f"#result tr[data-seat='{p}']")
+            assert row.locator("td.total").inner_text() == str(scoring["score"])
+            kept = scoring["kept"]
+            parts = row.locator("td.parts").inner_text()
+            assert (
+                f"castle kept: {kept['points']} points \u00d7 {kept['hearts']} ♥ = {kept['score']}"
+                in parts
+            )
+            assert f"counts {scoring['score']}" in parts
     finally:
         first_context.close()
         second_context.close()
@@ -297,6 +350,26 @@ def test_each_game_is_drawn_and_played_to_the_end_at_phone_width(
     play_to_the_end([page], random.Random(3))
 
     assert page.page.locator("#result").is_visible()
+    assert page.labels_fit() == []
+    record = httpx.get(f"{shared_server.base}/api/tables/{created['id']}/record", timeout=60).json()
+    final = spielwerk.replay(record)
+    if game == "isolde":
+        # a scoring line per board per round (Isolde's own board moves discs, scores nothing)
+        boards = final.view(None)["boards"]
+        expected = [
+            (r, b["name"])
+            for r in range(1, final.view(None)["rounds"] + 1)
+            for b in boards
+            if r in b["scored_after"] and b["scoring"] != "moves"
+        ]
+        lines = page.events("board_scored")
+        assert [line.split(":")[0] for line in lines] == [
+            f"Round {r} scoring, {name}" for r, name in expected
+        ]
+    explained = page.page.locator("#result td.total").all_inner_texts()
+    assert explained == [str(s) for s in final.result()["scores"]]
+    page.page.set_viewport_size({"width": 1366, "height": 900})
+    assert page.labels_fit() == []
     assert page.clicks["board"] > 0
     assert page.fits_width()
     assert page.stray_words() == []

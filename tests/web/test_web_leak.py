@@ -29,6 +29,7 @@ from web_client import Player, play_to_the_end
 from web_parts import Server
 
 import spielwerk
+from spielwerk.core.narration import game_narration
 from spielwerk.core.state import CHANCE, State
 from spielwerk.web.storage import Storage
 from spielwerk.web.tables import deciders
@@ -49,6 +50,7 @@ def expected_state_message(
     state: State,
     viewer: int | None,
     texts: list[str],
+    events: list[list[dict[str, Any]]],
     actors: list[int],
     log_from: int,
     names: list[str | None],
@@ -70,11 +72,17 @@ def expected_state_message(
         "to_move": deciders(state),
         "over": over,
         "result": state.result() if over else None,
+        "explanation": narration(state).explain(state.view(viewer)) if over else None,
         "view": state.view(viewer),
         "legal": legal,
         "log_from": log_from,
         "log": [
-            {"i": i, "actor": None if actors[i] == CHANCE else actors[i], "text": texts[i]}
+            {
+                "i": i,
+                "actor": None if actors[i] == CHANCE else actors[i],
+                "text": texts[i],
+                "events": events[i],
+            }
             for i in range(log_from, len(state.history))
         ],
         "broken": None,
@@ -86,16 +94,25 @@ def expected_state_message(
     return parsed
 
 
-def replay_texts(state: State, viewer: int | None) -> list[str]:
-    """`describe(action, viewer)` of every action in `state`'s history, replayed from the start."""
+def narration(state: State) -> Any:
+    return game_narration(state.game.name)
+
+
+def replay_texts(state: State, viewer: int | None) -> tuple[list[str], list[list[dict[str, Any]]]]:
+    """`describe(action, viewer)` of every action in `state`'s history, replayed from the
+    start, and the events the game's narration derives from the viewer's views around it."""
     game = state.game
     replayed = game.new_state(state.num_players, seed=state.seed)
-    texts = []
+    texts, events = [], []
+    before = replayed.view(viewer)
     for actor, action_id in state.history:
         action = game.actions[action_id]
         texts.append(replayed.describe(action, viewer))
         replayed.apply(action, player=actor)
-    return texts
+        after = replayed.view(viewer)
+        events.append(narration(state).events(before, after))
+        before = after
+    return texts, events
 
 
 class Truth:
@@ -117,7 +134,9 @@ class Truth:
         assert state.is_terminal()
         self.actors = [actor for actor, _ in state.history]
         viewers: list[int | None] = [None, *range(row.players)]
-        self.texts = {v: replay_texts(state, v) for v in viewers}
+        logs = {v: replay_texts(state, v) for v in viewers}
+        self.texts = {v: log[0] for v, log in logs.items()}
+        self.events = {v: log[1] for v, log in logs.items()}
 
 
 def leaves(data: Any) -> list[str]:
@@ -171,7 +190,13 @@ def check_connection(player: Player, viewer: int | None, truth: Truth, seed: int
             state = truth.states[step]
             texts = truth.texts[viewer]
             expected = expected_state_message(
-                state, viewer, texts, truth.actors, message["log_from"], truth.names
+                state,
+                viewer,
+                texts,
+                truth.events[viewer],
+                truth.actors,
+                message["log_from"],
+                truth.names,
             )
             assert message == expected, f"step {step}: the message differs from the truth"
             if index in to_resample:
@@ -180,7 +205,7 @@ def check_connection(player: Player, viewer: int | None, truth: Truth, seed: int
                 sample_message = expected_state_message(
                     sample,
                     viewer,
-                    replay_texts(sample, viewer),
+                    *replay_texts(sample, viewer),
                     [actor for actor, _ in sample.history],
                     message["log_from"],
                     truth.names,

@@ -159,7 +159,7 @@ def test_a_whole_game_replays_from_the_database(db_url: str) -> None:
         assert table.seat_for_token(token) == 1 and table.seat_for_token("x") is None
         assert table.seat_for_token(new.token) == 0
         assert table.seat_for_token(new.invitations[2]) is None  # an invitation is no token
-        assert table.names() == ["Seat 0", "Bea", None]
+        assert table.names() == ["Seat 1", "Bea", None]
         await fresh.close()
 
     asyncio.run(scenario())

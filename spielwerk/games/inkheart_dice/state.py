@@ -392,6 +392,7 @@ class InkheartDiceState(State):
             "rerolling": REROLL_NAMES.get(self.reroll_die),
             "scores": self.scores(),
             "castle": ["discarded" if best_score(cards)[1] else "kept" for cards in self.safe],
+            "scoring": [self.scoring(p) for p in range(self.num_players)],
             "result": self.result() if self.to_move == TERMINAL else None,
         }
 

@@ -30,12 +30,27 @@ let awaitVersion = null;   // after "ok": the version whose state ends the wait
 let retry = 500;
 let finalClose = false;
 
-function seatName(p, capital = true) {
-  if (p === mySeat) return capital ? "You" : "you";
+// Seats are numbered from 1 on the page (the rules count from 0); a claimed seat shows its
+// player's name, a bot its level, your own seat "(you)".
+function seatName(p) {
   const seat = table && table.seats[p];
-  if (seat && seat.kind === "bot") return `Seat ${p} (bot: ${seat.bot})`;
   const name = (latest && latest.names && latest.names[p]) || (seat && seat.name);
-  return name ? `${name} (seat ${p})` : `Seat ${p}`;
+  let label = name || `Seat ${p + 1}`;
+  if (seat && seat.kind === "bot") label = `Seat ${p + 1} (bot ${seat.bot})`;
+  return p === mySeat ? (name ? `${name} (you)` : "You") : label;
+}
+
+/** A seat as the subject of a log line: your own is "Ada (you)", not "You" ("You plays"). */
+function logName(p) {
+  if (p !== mySeat) return seatName(p);
+  const name = latest && latest.names && latest.names[p];
+  return `${name || `Seat ${p + 1}`} (you)`;
+}
+
+/** A rules text ("seat 2 plays red-7") with its seats named as on the page. */
+function nameSeats(text) {
+  return text.replace(/\bseat (\d+)\b/g, (whole, n) =>
+    table && Number(n) < table.seats.length ? logName(Number(n)) : whole);
 }
 
 function showToast(text) {
@@ -85,25 +100,73 @@ function connect() {
   });
 }
 
+let narration = {};        // event key -> English template (from /api/games/<game>)
+const flashes = new Map(); // CSS selector of a board piece -> when its highlight ends
+const SEAT_KEYS = new Set(["seat", "winner", "victim", "seats"]);
+const isSeatKey = (key) => SEAT_KEYS.has(key) || key.endsWith("_seat");
+
+/** An event of the game's narration in words: its template, seats named. */
+function eventText(ev) {
+  const template = narration[ev.key];
+  if (!template) return ev.key;
+  return template.replace(/\{(\w+)\}/g, (whole, key) => {
+    const value = ev.params[key];
+    if (value === undefined || value === null) return "";
+    if (key === "gains") {
+      return value.length ? value.map((g) => `${logName(g.seat)} ${g.points > 0 ? "+" : ""}${g.points}`).join(", ") : "nobody";
+    }
+    if (isSeatKey(key) && Array.isArray(value)) return value.map((p) => logName(p)).join(", ");
+    if (isSeatKey(key) && typeof value === "number") return logName(value);
+    return String(value);
+  });
+}
+
+/** The board pieces an event is about, as CSS selectors. */
+function eventMarks(ev) {
+  const marks = [];
+  const p = ev.params || {};
+  const quote = (v) => CSS.escape(String(v));
+  if (typeof p.seat === "number") marks.push(`[data-seat="${p.seat}"]`);
+  if (typeof p.victim === "number") marks.push(`[data-seat="${p.victim}"]`);
+  if (p.card) marks.push(`[data-card="${quote(p.card)}"]`);
+  if (p.mark_board) marks.push(`[data-board="${quote(p.mark_board)}"]`);
+  if (p.mark_place) marks.push(`[data-location="${quote(p.mark_place)}"]`);
+  if (p.mark_character) marks.push(`[data-character="${quote(p.mark_character)}"]`);
+  return marks;
+}
+
+function applyFlashes() {
+  const now = performance.now();
+  for (const [selector, until] of flashes) {
+    if (until < now) { flashes.delete(selector); continue; }
+    for (const node of ui.board.querySelectorAll(selector)) {
+      node.classList.add("flash");
+      setTimeout(() => node.classList.remove("flash"), until - now);
+    }
+  }
+}
+
 async function onMessage(message) {
   if (message.type === "welcome") {
     table = message.table;
     mySeat = message.seat;
     ui.log.replaceChildren();            // the server sends the whole log again
+    logLines.length = 0;
     ui.title.textContent = table.title;
     document.title = `${table.title} · spielwerk`;
     ui.rules.href = table.rules_url;
-    ui.seat.textContent = mySeat === null ? "Spectator" : `Seat ${mySeat}`;
+    ui.seat.textContent = mySeat === null ? "Spectator" : `Seat ${mySeat + 1}`;
     if (!renderer) {
       [renderer, info] = await Promise.all([
         import(table.renderer),
         fetch(`/api/games/${encodeURIComponent(table.game)}`).then((r) => r.json()),
       ]);
-      if (latest) render();
+      narration = info.narration || {};
+      if (latest) { rewriteLog(); render(); }
     }
   } else if (message.type === "state") {
-    appendLog(message.log);
     latest = message;
+    appendLog(message.log, message.log_from > 0);
     if (waiting && awaitVersion !== null && message.version >= awaitVersion) setWaiting(false);
     document.body.dataset.version = String(message.version);
     document.body.dataset.over = String(message.over);
@@ -123,11 +186,31 @@ async function onMessage(message) {
   }
 }
 
-function appendLog(lines) {
+const logLines = [];       // every log line received, to write again once names are known
+
+function logItem(line) {
+  const mine = mySeat !== null && line.actor === mySeat;
+  const events = (line.events || []).filter((ev) => !ev.quiet);
+  return h("li", { class: mine ? "mine" : null, value: line.i + 1, "data-i": line.i },
+    h("span", { class: "line", text: nameSeats(line.text) }),
+    events.map((ev) => h("span", { class: "event", "data-event": ev.key, text: eventText(ev) })));
+}
+
+function appendLog(lines, fresh) {
   for (const line of lines) {
-    const mine = mySeat !== null && line.actor === mySeat;
-    ui.log.append(h("li", { class: mine ? "mine" : null, value: line.i + 1, text: line.text }));
+    logLines.push(line);
+    ui.log.append(logItem(line));
+    // Only what just happened is highlighted, not the history sent on (re)connecting.
+    if (fresh) {
+      const until = performance.now() + 1600;
+      for (const ev of line.events || []) for (const mark of eventMarks(ev)) flashes.set(mark, until);
+    }
   }
+  ui.log.scrollTop = ui.log.scrollHeight;
+}
+
+function rewriteLog() {
+  ui.log.replaceChildren(...logLines.map(logItem));
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
@@ -160,25 +243,29 @@ function renderStatus() {
   }
 }
 
+// The result: who won and why, every seat's score with its breakdown (the game's
+// explanation), the tie-break only where it decided something.
 function renderResult() {
   const result = latest.result;
   ui.result.hidden = !result;
   if (!result) return;
   const winners = result.winners || [];
   const scores = result.scores || [];
-  const head = winners.length
-    ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((p) => seatName(p)).join(", ")}`
-    : "No winner";
+  const explained = latest.explanation;
+  const head = explained ? eventText(explained.verdict)
+    : winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((p) => seatName(p)).join(", ")}` : "No winner";
+  const rows = explained ? explained.rows : scores.map((score, p) => ({ seat: p, total: score, parts: [] }));
   ui.result.replaceChildren(...[
-    h("h2", { text: `Game over. ${head}.` }),
-    h("table", {},
-      h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "" })),
-      scores.map((score, p) => h("tr", {},
-        h("td", { text: seatName(p) }), h("td", { text: String(score) }),
-        h("td", { text: winners.includes(p) ? "winner" : "" })))),
-    result.outcome ? h("p", { text: `${result.outcome === "win" ? "Won" : "Lost"}${result.reason ? `: ${result.reason}` : ""}` }) : null,
-    result.end ? h("p", { class: "small", text: `The game ended: ${result.end}.` }) : null,
-    result.tie_break ? h("p", { class: "small", text: `Tie-break: ${result.tie_break}` }) : null,
+    h("h2", { id: "verdict", text: `Game over. ${head}.` }),
+    h("table", { class: "breakdown" },
+      h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "How" }), h("th", { text: "" })),
+      rows.map((row) => h("tr", { "data-seat": row.seat },
+        h("td", { text: seatName(row.seat) }), h("td", { class: "total", text: String(row.total) }),
+        h("td", { class: "parts" }, row.parts.map((ev) => h("div", { "data-part": ev.key, text: eventText(ev) }))),
+        h("td", { text: winners.includes(row.seat) ? "winner" : "" })))),
+    explained && explained.tie_break ? h("p", { id: "tie-break", text: `Tie-break: ${eventText(explained.tie_break)}.` }) : null,
+    ...((explained && explained.notes) || []).map((ev) => h("p", { class: "small", text: `${eventText(ev)}.` })),
+    !explained && result.tie_break ? h("p", { class: "small", text: `Tie-break: ${result.tie_break}` }) : null,
     h("p", {},
       h("a", { id: "record", href: `/api/tables/${encodeURIComponent(tableId)}/record`, text: "Download the record" }),
       " · ",
@@ -230,6 +317,7 @@ function render() {
   }
   handled = drawn.handled || new Set();
   ui.board.replaceChildren(drawn.node);
+  applyFlashes();
   renderActions();
 }
 

@@ -32,6 +32,15 @@ function castle(hearts, discarded) {
     s("text", { x: 30, y: 84, "text-anchor": "middle", "font-size": 11, fill: "#d62828", text: `♥ ${hearts}` }));
 }
 
+/** A seat's score as it would count now: points × hearts of the better castle option. */
+function scoreText(view, p) {
+  const scoring = (view.scoring || [])[p];
+  if (!scoring) return `score now ${view.scores[p]}`;
+  const chosen = scoring[scoring.castle];
+  const note = scoring.castle === "discarded" ? " (castle and negative cards left out)" : "";
+  return `score now ${chosen.points} points × ${chosen.hearts} ♥ = ${chosen.score}${note}`;
+}
+
 export function render(ctx) {
   const { view, seat, legal, act, data, seatName, toMove, result } = ctx;
   const { control, handled, index } = legalControls(legal, (a) => `${a.type}:${a.card ?? a.die ?? ""}`, act);
@@ -42,8 +51,10 @@ export function render(ctx) {
   let diceNote = "Not rolled yet.";
   if (view.rerolling) diceNote = `Re-rolling ${view.rerolling === "both" ? "both dice" : "one die"}…`;
   else if (dice.length) {
+    // Only the seat that may re-roll is told to click a die.
+    const mayReroll = legal.some((entry) => entry.action.type === "reroll");
     diceNote = `Sum ${dice[0] + dice[1]}` + (view.phase === "forced" ? " · re-roll used: an action is compulsory"
-      : view.rerolled ? " · re-roll used" : " · click a die to re-roll it");
+      : view.rerolled ? " · re-roll used" : mayReroll ? " · click a die to re-roll it" : "");
   }
   const centre = h("div", { class: "felt" },
     h("div", { class: "zone" },
@@ -74,13 +85,13 @@ export function render(ctx) {
         h("span", { text: seatName(p) }),
         toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
         winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
-      h("div", { class: "small", text: `score now ${view.scores[p]} · ${view.hearts[p]} ♥${discarded ? " · castle discarded" : ""}` }),
+      h("div", { class: "small", "data-score": p, text: scoreText(view, p) }),
       h("div", { class: "small muted", text: "unsafe:" }),
       h("div", { class: "cards", "data-zone": `unsafe-${p}` },
         unsafe.length ? unsafe.map((name) => control(card(data, name, "card"), `${mine ? "secure" : "steal"}:${name}`))
           : h("span", { class: "muted small", text: "none" })),
       h("div", { class: "small muted", text: "safe, under the castle:" }),
-      h("div", { class: "cards overlap", "data-zone": `safe-${p}` },
+      h("div", { class: "cards", "data-zone": `safe-${p}` },
         castle(view.hearts[p], discarded), safe.map((name) => card(data, name, "card small"))));
   }));
 

@@ -151,5 +151,10 @@ function seatPanel(view, ctx, p, trumpColour) {
     known.length && p !== seat ? h("div", { class: "small muted", text: `took face up: ${known.join(", ")}` }) : null,
     captured.length ? h("div", {},
       h("div", { class: "small muted", text: `captured (${captured.length}):` }),
-      h("div", { class: "cards overlap" }, sortCards(captured).map((name) => card(name, "card small")))) : null);
+      // One small stack per colour, so 24 captured cards still fit the panel.
+      h("div", { class: "captured" }, ORDER.map((colour) => {
+        const mine = sortCards(captured).filter((name) => parse(name).colour === colour);
+        return mine.length ? h("div", { class: "cards overlap", "data-colour": colour },
+          mine.map((name) => card(name, "card tiny"))) : null;
+      }))) : null);
 }

@@ -1,0 +1,113 @@
+"""Narration of Die Holde Isolde: events between two views of one seat (Isolde's reward moves,
+every board's scoring each round, the end of the draft, the reset, a new round), and the
+breakdown of the final shields board by board. Built from views only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from spielwerk.core.narration import Event, event
+from spielwerk.games.isolde.params import PARAMS
+
+View = Mapping[str, Any]
+
+TEXTS: dict[str, str] = {
+    "draft_over": "Draft over: everyone holds their cards for round {round}",
+    "isolde_move": "Isolde, place {place}: {seat} moves {steps} on {board}",
+    "board_scored": "Round {round} scoring, {board}: {gains}",
+    "reset": "Reset after round {round}: the discs go back (quest and charity stay)",
+    "new_round": "Round {round}: {seat} starts; hands pass {direction}",
+    "board_total": "{board}: {detail} = {points}",
+    "no_shields": "no shields won or lost",
+    "winner": "{seats} wins with {points} shields",
+    "shared_win": "{seats} share the win with {points} shields each",
+    "tie_isolde": "{seats} had {points} shields each: {seat} is further ahead on Isolde's board",
+    "tie_shared": "{seats} had {points} shields each and stand level on Isolde's board",
+}
+
+
+def _names(view: View) -> dict[str, str]:
+    return {board["board"]: board["name"] for board in view["boards"]}
+
+
+def events(before: View, after: View) -> list[Event]:
+    found: list[Event] = []
+    names = _names(after)
+    if before["phase"] == "draft" and after["phase"] != "draft":
+        found.append(event("draft_over", round=after["round"]))
+    for move in after["isolde_moves"][len(before["isolde_moves"]) :]:
+        found.append(
+            event(
+                "isolde_move",
+                seat=move["seat"],
+                place=move["place"],
+                steps=f"+{move['steps']}",
+                board=names.get(move["board"], move["board"]),
+                mark_board=move["board"],
+            )
+        )
+    ended = after.get("result") is not None and before.get("result") is None
+    if after["round"] != before["round"] or ended:
+        scored_round = before["round"]
+        new_awards = [a for a in after["awards"][len(before["awards"]) :]]
+        for board in before["boards"]:
+            if scored_round not in board["scored_after"] or board["scoring"] == "moves":
+                continue
+            gains = [
+                {"seat": a["seat"], "points": a["points"]}
+                for a in new_awards
+                if a["board"] == board["board"] and a["round"] == scored_round
+            ]
+            found.append(
+                event(
+                    "board_scored",
+                    round=scored_round,
+                    board=board["name"],
+                    gains=gains,
+                    mark_board=board["board"],
+                )
+            )
+        if not ended:
+            if scored_round == PARAMS.reset_after_round and after["advanced"].get("reset", True):
+                found.append(event("reset", round=scored_round))
+            found.append(
+                event(
+                    "new_round",
+                    round=after["round"],
+                    seat=after["start_player"],
+                    direction=after["pass_direction"],
+                )
+            )
+    return found
+
+
+def explain(view: View) -> dict[str, Any]:
+    """Every seat's shields board by board, with the rounds they came in; the tie-break if it
+    decided the winner."""
+    names = _names(view)
+    scores = list(view["scores"])
+    rows = []
+    for p in range(int(view["players"])):
+        parts = []
+        for board in view["boards"]:
+            won = [a for a in view["awards"] if a["seat"] == p and a["board"] == board["board"]]
+            if won:
+                detail = ", ".join(f"round {a['round']} {a['points']:+d}" for a in won)
+                total = sum(a["points"] for a in won)
+                parts.append(
+                    event("board_total", board=names[board["board"]], detail=detail, points=total)
+                )
+        rows.append({"seat": p, "total": scores[p], "parts": parts or [event("no_shields")]})
+    result = view.get("result") or {}
+    best = max(scores)
+    tied = [p for p, s in enumerate(scores) if s == best]
+    winners = list(result.get("winners") or tied)
+    key = "winner" if len(winners) == 1 else "shared_win"
+    tie_break = None
+    if len(tied) > 1:
+        if len(winners) == 1:
+            tie_break = event("tie_isolde", seats=tied, points=best, seat=winners[0])
+        else:
+            tie_break = event("tie_shared", seats=tied, points=best)
+    return {"rows": rows, "verdict": event(key, seats=winners, points=best), "tie_break": tie_break}

@@ -1,0 +1,89 @@
+"""Narration of the Witches of Blackmore: events between two views of one seat, and the
+breakdown of the final scores (see `spielwerk.core.narration`). Built from views only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from spielwerk.core.narration import Event, event
+from spielwerk.games.witches.params import PARAMS
+from spielwerk.games.witches.render import trick_points
+
+View = Mapping[str, Any]
+
+TEXTS: dict[str, str] = {
+    "trick_taken": "{seat} wins trick {number}",
+    "trick_won": "Trick {number}: {seat} takes {points} points ({cards})",
+    "trump_changed": "{seat} makes {card} the new trump",
+    "trump_drawn": "{seat} draws {card} from the trump pile: trump is now {trump}",
+    "end_phase": "The draw pile is used up: end phase, nobody draws any more",
+    "first_trump": "{card} is the first trump",
+    "colour_points": "{colour} {cards} = {points}",
+    "no_cards": "no cards captured",
+    "winner": "{seats} wins with {points} points",
+    "shared_win": "{seats} share the win with {points} points each",
+}
+
+
+def events(before: View, after: View) -> list[Event]:
+    found: list[Event] = []
+    if before.get("trump") is None and after.get("trump") is not None:
+        found.append(event("first_trump", card=after["trump"]))
+    if after.get("trick_winner") is not None and before.get("trick_winner") is None:
+        number = len(after.get("tricks") or []) + 1
+        found.append(event("trick_taken", quiet=True, seat=after["trick_winner"], number=number))
+    old_tricks = before.get("tricks") or []
+    new_tricks = after.get("tricks") or []
+    for number in range(len(old_tricks), len(new_tricks)):
+        trick = new_tricks[number]
+        found.append(
+            event(
+                "trick_won",
+                seat=trick["winner"],
+                number=number + 1,
+                points=trick_points(trick),
+                cards=", ".join(trick["cards"]),
+            )
+        )
+        if trick.get("new_trump"):
+            found.append(event("trump_changed", seat=trick["winner"], card=trick["new_trump"]))
+    old_known = before.get("known_in_hands") or []
+    for p, names in enumerate(after.get("known_in_hands") or []):
+        previous = old_known[p] if p < len(old_known) else []
+        for name in names:
+            if name not in previous:
+                found.append(event("trump_drawn", seat=p, card=name, trump=after.get("trump")))
+    if after.get("end_phase") and not before.get("end_phase"):
+        found.append(event("end_phase"))
+    return found
+
+
+def explain(view: View) -> dict[str, Any]:
+    """Every seat's captured cards, colour by colour, and who won."""
+    scores = list(view["scores"])
+    rows = []
+    for p, captured in enumerate(view.get("captured") or []):
+        parts = []
+        for colour in PARAMS.colours:
+            values = sorted(
+                int(c.partition("-")[2]) for c in captured if c.startswith(colour + "-")
+            )
+            if values:
+                parts.append(
+                    event(
+                        "colour_points",
+                        colour=colour,
+                        cards=" + ".join(map(str, values)),
+                        points=sum(values),
+                    )
+                )
+        rows.append({"seat": p, "total": scores[p], "parts": parts or [event("no_cards")]})
+    return {"rows": rows, "verdict": verdict(scores), "tie_break": None}
+
+
+def verdict(scores: list[int]) -> Event:
+    best = max(scores)
+    winners = [p for p, s in enumerate(scores) if s == best]
+    key = "winner" if len(winners) == 1 else "shared_win"
+    return event(key, seats=winners, points=best)
