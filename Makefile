@@ -1,12 +1,14 @@
 # Everything a fresh clone needs: `make test` and `make run` create .venv and install from
 # pyproject.toml themselves. `make run` serves the lobby on http://127.0.0.1:8000 with a SQLite
-# file spielwerk.db (HOST=... PORT=... to change). The browser tests need Debian's chromium and
+# file spielwerk.db (HOST=... PORT=... to change); it installs only what serving needs (the core
+# and the `web` extra), `make install` and `make test` everything (dev, kernels, ray, rl, web). The browser tests need Debian's chromium and
 # the PostgreSQL tests its server binaries: .ci/run installs both; without them those tests are
 # skipped (and fail when CI is set).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+RUN_STAMP := $(VENV)/.run-stamp
 
 .PHONY: install run test lint bench-winrates clean
 
@@ -19,10 +21,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Serving needs the core and the web extra only; after a full install there is nothing to add.
+$(RUN_STAMP): pyproject.toml
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then touch $(RUN_STAMP); else \
+	  $(PYTHON) -m venv $(VENV) && \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[web]' && \
+	  touch $(RUN_STAMP); fi
+
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-run: $(STAMP)  # the server prints the lobby's URL once it listens; Ctrl-C stops it
+run: $(RUN_STAMP)  # the server prints the lobby's URL once it listens; Ctrl-C stops it
 	$(BIN)/spielwerk serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)

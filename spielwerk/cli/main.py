@@ -332,19 +332,80 @@ def play(
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="a game record (JSON) from `play --record`")],
+    step: Annotated[
+        bool,
+        typer.Option(
+            "--step",
+            help="walk through the game action by action: Enter for the next, b back, q quits",
+        ),
+    ] = False,
+    seat: Annotated[
+        int | None,
+        typer.Option(help="with --step: see the table as this seat (from 0); default spectator"),
+    ] = None,
 ) -> None:
     """Replay a game record, checking every action; print ok and its result."""
     with _user_errors():
         state = spielwerk.load_record(file.read_text(encoding="utf-8"))
     console = _console()
+    if seat is not None and not 0 <= seat < state.num_players:
+        _fail(f"--seat must be a seat of this game: 0 to {state.num_players - 1}", 2)
     console.print(
         f"ok: {escape(state.game.title)}, {state.num_players} players, seed {state.seed}, "
         f"{len(state.history)} actions replayed"
     )
+    if step:
+        walk(console, state, seat)
     if state.is_terminal():
         print_result(console, state)
     else:
         console.print("The record ends before the game does.")
+
+
+def walk(console: Console, final: State, seat: int | None) -> None:
+    """Step through `final`'s history as `seat` sees it: the table after each action, with the
+    action's text and what it made happen (the game's narration). Reads a line per step."""
+    from spielwerk.core.narration import event_text, game_narration
+
+    text = game_text(final.game.name)
+    narration = game_narration(final.game.name)
+    history = final.history
+    states = [final.game.new_state(final.num_players, seed=final.seed)]
+
+    def named(p: int) -> str:  # as the terminal counts seats, from 0
+        return f"seat {p} (you)" if p == seat else f"seat {p}"
+
+    index = 0
+    while True:
+        state = states[index]
+        console.rule(f"step {index} of {len(history)}")
+        if index > 0:
+            actor, action_id = history[index - 1]
+            before = states[index - 1]
+            console.print(text.markup(before.describe(final.game.actions[action_id], seat)))
+            for made in narration.events(before.view(seat), state.view(seat)):
+                if not made.get("quiet"):
+                    words = event_text(narration.texts, made, named)
+                    console.print("  " + escape(words))
+        console.print(text.render_view(state.view(seat)))
+        if index == len(history):
+            console.print("The end of the record.")
+            return
+        try:
+            answer = input("Enter: next, b: back, q: quit > ").strip().lower()
+        except EOFError:
+            return
+        if answer == "q":
+            return
+        if answer == "b":
+            index = max(0, index - 1)
+            continue
+        if index + 1 == len(states):
+            following = state.clone()
+            actor, action_id = history[index]
+            following.apply(final.game.actions[action_id], player=actor)
+            states.append(following)
+        index += 1
 
 
 @app.command()

@@ -24,7 +24,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+import spielwerk
 from spielwerk.core.narration import game_narration
+from spielwerk.core.state import State
 from spielwerk.web import logs
 from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
@@ -44,6 +46,7 @@ from spielwerk.web.protocol import (
     ok_message,
     validation_text,
 )
+from spielwerk.web.replays import MAX_UPLOAD_BYTES, Replay, Replays, seats_of
 from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
@@ -53,6 +56,7 @@ from spielwerk.web.tables import (
     TableHub,
     TooManyTables,
     state_message,
+    table_summary,
     welcome_message,
 )
 
@@ -151,9 +155,12 @@ class GuardMiddleware:
         limit: int = MAX_BODY_BYTES,
         allowed_origins: tuple[str, ...] = (),
         open_paths: frozenset[str] = frozenset(),
+        large_bodies: dict[str, int] | None = None,
     ) -> None:
         self.app = app
         self.limit = limit
+        self.large_bodies = large_bodies or {}
+        """Paths that take a larger body (a record file opened in the replay viewer)."""
         self.allowed_origins = tuple(o.lower().rstrip("/") for o in allowed_origins)
         self.open_paths = open_paths
         """Paths served without the Content-Security-Policy (`--dev`'s /docs)."""
@@ -177,9 +184,10 @@ class GuardMiddleware:
             if not is_json(headers):
                 await _send_error(send, 415, "send JSON (Content-Type: application/json)")
                 return
+        limit = self.large_bodies.get(scope["path"], self.limit)
         declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _send_error(send, 413, f"request body larger than {self.limit} bytes")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await _send_error(send, 413, f"request body larger than {limit} bytes")
             return
         received = 0
         started = False
@@ -189,7 +197,7 @@ class GuardMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     raise _BodyTooLarge
             return message
 
@@ -207,7 +215,7 @@ class GuardMiddleware:
             await self.app(scope, limited_receive, guarded_send)
         except _BodyTooLarge:
             if not started:
-                await _send_error(send, 413, f"request body larger than {self.limit} bytes")
+                await _send_error(send, 413, f"request body larger than {limit} bytes")
 
 
 async def _send_error(send: Send, status: int, text: str) -> None:
@@ -255,6 +263,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             bot_tables_per_client=settings.bot_tables_per_address,
         )
         app.state.hub = hub
+        app.state.replays = Replays()
         hub.start_sweeping()
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
         hub.resuming = True  # from the first request on: /healthz says so until it is done
@@ -279,6 +288,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         GuardMiddleware,
         allowed_origins=settings.allowed_origins,
         open_paths=frozenset({"/docs"} if settings.dev else ()),
+        large_bodies={"/api/replays": MAX_UPLOAD_BYTES},
     )
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -305,6 +315,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/table/{table_id}", response_class=HTMLResponse)
     async def table_page(table_id: str) -> HTMLResponse:
         return _page("table.html")
+
+    @app.get("/table/{table_id}/replay", response_class=HTMLResponse)
+    async def table_replay_page(table_id: str) -> HTMLResponse:
+        return _page("replay.html")
+
+    @app.get("/replay/{upload_id}", response_class=HTMLResponse)
+    async def upload_replay_page(upload_id: str) -> HTMLResponse:
+        return _page("replay.html")
 
     @app.get("/rules/{game}", response_class=HTMLResponse)
     async def rules_page(game: str) -> Response:
@@ -462,6 +480,109 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             record,
             headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'},
         )
+
+    # ------------------------------------------------------------------ replays
+    async def table_replay(request: Request, table_id: str) -> Replay | Response:
+        """The replay of a finished table (a running one's would show every hidden card)."""
+        replays: Replays = request.app.state.replays
+        found = replays.of_table(table_id)
+        if found is not None:
+            return found
+        hub = hub_of(request)
+        try:
+            if not (await hub.summary(table_id))["finished"]:
+                return _error(409, "the replay is published when the game is over")
+            table = await hub.get(table_id)
+        except ClientError as error:
+            return refusal(error)
+        if not table.state.is_terminal():
+            return _error(409, "the replay is published when the game is over")
+        seats = seats_of(table.row.players, table_summary(table.row)["seats"])
+        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats)
+        replays.keep_table(table_id, replay)
+        return replay
+
+    def upload_replay(request: Request, upload_id: str) -> Replay | Response:
+        found = request.app.state.replays.of_upload(upload_id)
+        if found is None:
+            return _error(404, "no such replay: opened records are kept a while only")
+        replay: Replay = found
+        return replay
+
+    def viewer_of(replay: Replay, seat: int | None) -> int | None:
+        if seat is not None and not 0 <= seat < replay.final.num_players:
+            raise ClientError(f"seat {seat} is not a seat of this game")
+        return seat
+
+    async def replay_answer(
+        request: Request, replay: Replay | Response, seat: int | None, step: int | None
+    ) -> Response:
+        if isinstance(replay, Response):
+            return replay
+        hub = hub_of(request)
+        try:
+            viewer = viewer_of(replay, seat)
+            if step is None:
+                return JSONResponse(await hub._in_thread(replay.summary, viewer))
+            if not 0 <= step <= replay.steps:
+                raise ClientError(f"step {step} is not between 0 and {replay.steps}")
+            return JSONResponse(await hub._in_thread(replay.step, step, viewer))
+        except ClientError as error:
+            return _error(400, str(error))
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def get_table_replay(
+        request: Request, table_id: str, seat: int | None = None
+    ) -> Response:
+        return await replay_answer(request, await table_replay(request, table_id), seat, None)
+
+    @app.get("/api/tables/{table_id}/replay/{step}")
+    async def get_table_replay_step(
+        request: Request, table_id: str, step: int, seat: int | None = None
+    ) -> Response:
+        return await replay_answer(request, await table_replay(request, table_id), seat, step)
+
+    def checked_record(body: bytes) -> State:
+        """A record sent from a browser, replayed. Its options pass the web's checks first:
+        a scenario is a name this server offers, never a path (as for a new table)."""
+        try:
+            data = json.loads(body.decode())
+        except RecursionError:
+            raise ClientError("not a spielwerk record: its JSON is nested too deeply") from None
+        if not isinstance(data, dict) or not isinstance(data.get("options"), dict):
+            return spielwerk.replay(data)  # the record's own messages for its shape
+        game = data.get("game")
+        if not isinstance(game, str) or game not in web_games():
+            raise ClientError(f"not a spielwerk record of a game played here: {str(game)[:40]!r}")
+        checked = table_options.check(game, data["options"])
+        return spielwerk.replay({**data, "options": table_options.load_options(game, checked)})
+
+    @app.post("/api/replays")
+    async def open_record(request: Request) -> Response:
+        """Any spielwerk record, opened in the replay viewer: checked by replaying it; kept in
+        memory (the newest MAX_UPLOADS) under a random id."""
+        body = await request.body()
+        try:
+            final = await hub_of(request)._in_thread(checked_record, body)
+        except ClientError as error:
+            return _error(400, str(error))
+        except (spielwerk.SpielwerkError, UnicodeDecodeError, ValueError) as error:
+            return _error(400, f"not a spielwerk record: {error}")
+        replay = await hub_of(request)._in_thread(
+            Replay, final, [None] * final.num_players, seats_of(final.num_players)
+        )
+        upload_id = request.app.state.replays.upload(replay)
+        return JSONResponse({"id": upload_id, "url": f"/replay/{upload_id}"}, status_code=201)
+
+    @app.get("/api/replays/{upload_id}")
+    async def get_upload(request: Request, upload_id: str, seat: int | None = None) -> Response:
+        return await replay_answer(request, upload_replay(request, upload_id), seat, None)
+
+    @app.get("/api/replays/{upload_id}/{step}")
+    async def get_upload_step(
+        request: Request, upload_id: str, step: int, seat: int | None = None
+    ) -> Response:
+        return await replay_answer(request, upload_replay(request, upload_id), seat, step)
 
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:

@@ -359,3 +359,23 @@ def test_console_script_with_piped_stdin_and_usage_errors() -> None:
     assert quit_early.returncode == 1
     assert quit_early.stderr.strip() == "spielwerk: game abandoned: input ended before the game did"
     assert "Your hand:" in quit_early.stdout
+
+
+def test_replay_steps_through_a_record_and_back(tmp_path: Path) -> None:
+    """`spielwerk replay FILE --step`: one action per Enter with the table after it and what
+    it made happen (a trick's winner and points), b goes back a step, q stops; a seat sees
+    only its own hand; a seat the game does not have is refused."""
+    path = tmp_path / "game.json"
+    assert run([*BOTS, "--record", str(path)]).exit_code == 0
+    steps = len(json.loads(path.read_text())["actions"])
+    result = run(["replay", str(path), "--step", "--seat", "1"], input="\n" * (steps + 5))
+    assert result.exit_code == 0, result.stderr
+    out = result.plain
+    assert f"step {steps} of {steps}" in out and "The end of the record." in out
+    tricks = re.findall(r"^  Trick (\d+): seat \d( \(you\))? takes \d+ points", out, re.M)
+    assert [int(number) for number, _ in tricks] == list(range(1, len(tricks) + 1))
+    assert len(tricks) >= 10
+    assert "seat 1's view" in out and "seat 0 is dealt a card" in out
+    back = run(["replay", str(path), "--step"], input="\n\nb\nq\n").plain
+    assert re.findall(r"step (\d+) of", back) == ["0", "1", "2", "1"]
+    assert_one_line_error(run(["replay", str(path), "--step", "--seat", "7"]))

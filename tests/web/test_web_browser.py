@@ -7,6 +7,7 @@ page is ever reloaded.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -231,6 +232,52 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
         parts = row.locator("td.parts div").all_inner_texts()
         assert sum(int(part.rsplit("= ", 1)[1]) for part in parts if "= " in part) == score
     assert table.page.locator("#tie-break").count() == 0  # nothing tied, no tie-break shown
+    check_replay_viewer(table, server, table_id)
+
+
+def check_replay_viewer(table: Page, server: Server, table_id: str) -> None:
+    """The finished table's replay opens at the end with the same board as the live game, steps
+    back and forth with the keys and buttons, shows any seat or the spectator; the record file
+    opened from the lobby replays the same number of steps."""
+    live_board = table.page.inner_text("#board")
+    record = httpx.get(f"{server.base}/api/tables/{table_id}/record", timeout=60).json()
+    steps = len(record["actions"])
+    page = table.page
+    page.click("#replay")
+    page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
+    assert page.url.endswith(f"/table/{table_id}/replay#step={steps}&seat=0")
+    assert page.inner_text("#board") == live_board  # the same final state, the same drawing
+    assert page.inner_text("#step-label") == f"Step {steps} of {steps}"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => document.body.dataset.step === '{steps - 1}'")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    assert page.locator("#log li").count() == 0
+    page.click("#forward")
+    page.wait_for_function("() => document.body.dataset.step === '1'")
+    assert page.locator("#log li").count() == 1
+    page.keyboard.press("End")
+    page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
+    assert page.locator("#result").is_visible()
+    page.select_option("#viewer", "")  # as a spectator: nobody's hand
+    page.wait_for_function("() => !location.hash.includes('seat')")
+    page.wait_for_function("() => document.querySelector('#board .hand') === null")
+    # a record file from this computer, opened from the lobby
+    page.goto(server.base + "/")
+    page.set_input_files(
+        "#record-file",
+        files=[
+            {
+                "name": "game.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(record).encode(),
+            }
+        ],
+    )
+    page.wait_for_url(re.compile(r".*/replay/[\w-]+#step=\d+"))
+    page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
+    assert page.inner_text("#step-label") == f"Step {steps} of {steps}"
+    assert table.errors == []
 
 
 def test_two_browser_contexts_play_tintenherz_against_each_other(

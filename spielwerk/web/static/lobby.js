@@ -59,11 +59,11 @@ function renderSeats() {
   const old = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const fallback = game.bots.find((b) => b.spec === "heuristic") || game.bots[0];
   el("seats").replaceChildren(...Array.from({ length: n }, (_, seat) => {
-    const select = h("select", { id: `seat-${seat}`, "aria-label": `seat ${seat}` },
+    const select = h("select", { id: `seat-${seat}`, "aria-label": `seat ${seat + 1}` },
       h("option", { value: "human", text: "Human" }),
       game.bots.map((b) => h("option", { value: `bot:${b.spec}`, text: `Bot: ${b.label}` })));
     select.value = old[seat] || (seat === 0 ? "human" : `bot:${fallback.spec}`);
-    return h("div", { class: "row" }, h("span", { text: `Seat ${seat}` }), select);
+    return h("div", { class: "row" }, h("span", { text: `Seat ${seat + 1}` }), select);
   }));
 }
 
@@ -102,11 +102,11 @@ async function createTable(event) {
   el("created").replaceChildren(
     h("h3", { text: "Table created" }),
     ...own.map((s) => h("div", { class: "row" },
-      h("a", { href: s.url, class: "play-link", "data-seat": s.seat, text: `Play seat ${s.seat}` }),
+      h("a", { href: s.url, class: "play-link", "data-seat": s.seat, text: `Play seat ${s.seat + 1}` }),
       h("span", { class: "muted small", text: "your own link: keep it to yourself" }))),
     ...invited.map((s) => h("div", { class: "row" },
-      h("span", { text: `Invite seat ${s.seat}:` }),
-      h("input", { readonly: true, class: "invite-link", "data-seat": s.seat, value: origin + s.url, "aria-label": `invitation for seat ${s.seat}`, onclick: (e) => e.target.select() }))),
+      h("span", { text: `Invite seat ${s.seat + 1}:` }),
+      h("input", { readonly: true, class: "invite-link", "data-seat": s.seat, value: origin + s.url, "aria-label": `invitation for seat ${s.seat + 1}`, onclick: (e) => e.target.select() }))),
     h("div", { class: "row" },
       h("a", { href: answer.spectator_url, text: "Watch" }),
       h("input", { readonly: true, value: origin + answer.spectator_url, "aria-label": "spectator link", onclick: (e) => e.target.select() })));
@@ -137,7 +137,24 @@ async function loadTables() {
     })));
 }
 
+// A record file from this computer, opened in the replay viewer.
+async function openRecord() {
+  const file = el("record-file").files[0];
+  if (!file) return;
+  const response = await fetch("/api/replays", {
+    method: "POST", headers: { "content-type": "application/json" }, body: await file.text(),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    el("record-error").textContent = answer.message || "the file could not be opened";
+    el("record-error").hidden = false;
+    return;
+  }
+  location.href = answer.url;
+}
+
 async function start() {
+  el("record-file").addEventListener("change", openRecord);
   games = await (await fetch("/api/games")).json();
   el("game").replaceChildren(...games.map((g) => h("option", { value: g.name, text: g.title })));
   el("game").addEventListener("change", renderOptions);

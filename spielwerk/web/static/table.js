@@ -3,6 +3,7 @@
 // (static/games/<game>.js). Legal actions the renderer does not draw as board controls are
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
+import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats } from "/static/narration.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -29,29 +30,24 @@ let sentRef = 0;           // the "ref" of the last action sent
 let awaitVersion = null;   // after "ok": the version whose state ends the wait
 let retry = 500;
 let finalClose = false;
+let online = false;        // the websocket is open and welcomed
+let fatal = null;          // a terminal error (bad link, no such table): no reconnecting
+let reconnectAt = 0;       // when the next attempt to reconnect starts (performance.now())
+let countdown = null;      // the timer that shows the seconds until then
+
+// Why a table cannot be opened at all: the close codes after which reconnecting cannot help.
+const FINAL = {
+  4400: "The page could not talk to the server (a malformed greeting). Reload the page.",
+  4403: "This link does not open a seat at this table: it is not this table's, or it was replaced. Ask the table's creator for a new invitation, or watch the table.",
+  4404: "There is no such table. It may have expired, or the address is mistyped.",
+};
 
 // Seats are numbered from 1 on the page (the rules count from 0); a claimed seat shows its
 // player's name, a bot its level, your own seat "(you)".
-function seatName(p) {
-  const seat = table && table.seats[p];
-  const name = (latest && latest.names && latest.names[p]) || (seat && seat.name);
-  let label = name || `Seat ${p + 1}`;
-  if (seat && seat.kind === "bot") label = `Seat ${p + 1} (bot ${seat.bot})`;
-  return p === mySeat ? (name ? `${name} (you)` : "You") : label;
-}
-
-/** A seat as the subject of a log line: your own is "Ada (you)", not "You" ("You plays"). */
-function logName(p) {
-  if (p !== mySeat) return seatName(p);
-  const name = latest && latest.names && latest.names[p];
-  return `${name || `Seat ${p + 1}`} (you)`;
-}
-
-/** A rules text ("seat 2 plays red-7") with its seats named as on the page. */
-function nameSeats(text) {
-  return text.replace(/\bseat (\d+)\b/g, (whole, n) =>
-    table && Number(n) < table.seats.length ? logName(Number(n)) : whole);
-}
+const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat);
+const seatName = (p) => namer().seatName(p);
+const logName = (p) => namer().logName(p);
+const nameSeats = (text) => namer().nameSeats(text);
 
 function showToast(text) {
   ui.toast.textContent = text;
@@ -71,7 +67,7 @@ function setWaiting(on) {
 }
 
 function act(action) {
-  if (waiting || mySeat === null || !socket || socket.readyState !== WebSocket.OPEN) return;
+  if (waiting || !online || mySeat === null || !socket || socket.readyState !== WebSocket.OPEN) return;
   setWaiting(true);
   sentRef += 1;
   // The version the action was chosen in: the server refuses it if the seat's turn has moved
@@ -84,56 +80,65 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
   socket.addEventListener("open", () => {
-    retry = 500;
-    ui.conn.textContent = "connected";
-    ui.conn.classList.remove("off");
     send(token ? { type: "hello", token } : { type: "hello" });
   });
   socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
-    ui.conn.textContent = "disconnected";
-    ui.conn.classList.add("off");
     setWaiting(false);
-    if (finalClose || [4400, 4403, 4404].includes(event.code)) return;
-    setTimeout(connect, retry);          // the server may be restarting: come back
+    if (finalClose) return;
+    if (FINAL[event.code]) {
+      showFatal(FINAL[event.code]);
+      return;
+    }
+    // The server may be restarting or the network gone: the board is disabled and the page
+    // comes back by itself, with back-off, counting down to the next attempt.
+    setOnline(false);
+    reconnectAt = performance.now() + retry;
+    setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
+    tickCountdown();
   });
+}
+
+function setOnline(on) {
+  online = on;
+  document.body.classList.toggle("offline", !on && latest !== null);
+  ui.board.inert = !on;
+  ui.actions.inert = !on;
+  ui.conn.textContent = on ? "connected" : latest ? "disconnected" : "connecting…";
+  ui.conn.classList.toggle("off", !on);
+  if (on) {
+    clearInterval(countdown);
+    countdown = null;
+  }
+  if (latest && renderer) render();
+}
+
+function tickCountdown() {
+  if (countdown === null) countdown = setInterval(tickCountdown, 250);
+  renderStatus();
+}
+
+/** A link that can never work: say so for good, stop trying, leave the board disabled. */
+function showFatal(text) {
+  fatal = text;
+  online = false;
+  clearInterval(countdown);
+  ui.toast.hidden = true;
+  ui.board.inert = true;
+  ui.actions.inert = true;
+  document.body.classList.add("offline");
+  ui.conn.textContent = "closed";
+  ui.conn.classList.add("off");
+  ui.status.className = "status fatal";
+  ui.status.replaceChildren(text, " ",
+    h("a", { href: "/", text: "Back to the lobby" }),
+    tableId && !text.startsWith("There is no") ? h("span", {}, " · ", h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: "Watch the table" })) : null);
 }
 
 let narration = {};        // event key -> English template (from /api/games/<game>)
 const flashes = new Map(); // CSS selector of a board piece -> when its highlight ends
-const SEAT_KEYS = new Set(["seat", "winner", "victim", "seats"]);
-const isSeatKey = (key) => SEAT_KEYS.has(key) || key.endsWith("_seat");
-
-/** An event of the game's narration in words: its template, seats named. */
-function eventText(ev) {
-  const template = narration[ev.key];
-  if (!template) return ev.key;
-  return template.replace(/\{(\w+)\}/g, (whole, key) => {
-    const value = ev.params[key];
-    if (value === undefined || value === null) return "";
-    if (key === "gains") {
-      return value.length ? value.map((g) => `${logName(g.seat)} ${g.points > 0 ? "+" : ""}${g.points}`).join(", ") : "nobody";
-    }
-    if (isSeatKey(key) && Array.isArray(value)) return value.map((p) => logName(p)).join(", ");
-    if (isSeatKey(key) && typeof value === "number") return logName(value);
-    return String(value);
-  });
-}
-
-/** The board pieces an event is about, as CSS selectors. */
-function eventMarks(ev) {
-  const marks = [];
-  const p = ev.params || {};
-  const quote = (v) => CSS.escape(String(v));
-  if (typeof p.seat === "number") marks.push(`[data-seat="${p.seat}"]`);
-  if (typeof p.victim === "number") marks.push(`[data-seat="${p.victim}"]`);
-  if (p.card) marks.push(`[data-card="${quote(p.card)}"]`);
-  if (p.mark_board) marks.push(`[data-board="${quote(p.mark_board)}"]`);
-  if (p.mark_place) marks.push(`[data-location="${quote(p.mark_place)}"]`);
-  if (p.mark_character) marks.push(`[data-character="${quote(p.mark_character)}"]`);
-  return marks;
-}
+const words = (ev) => eventText(narration, ev, logName);
 
 function applyFlashes() {
   const now = performance.now();
@@ -148,6 +153,7 @@ function applyFlashes() {
 
 async function onMessage(message) {
   if (message.type === "welcome") {
+    retry = 500;
     table = message.table;
     mySeat = message.seat;
     ui.log.replaceChildren();            // the server sends the whole log again
@@ -165,7 +171,9 @@ async function onMessage(message) {
       if (latest) { rewriteLog(); render(); }
     }
   } else if (message.type === "state") {
+    const first = latest === null;
     latest = message;
+    if (!online || first) setOnline(true);
     appendLog(message.log, message.log_from > 0);
     if (waiting && awaitVersion !== null && message.version >= awaitVersion) setWaiting(false);
     document.body.dataset.version = String(message.version);
@@ -181,6 +189,7 @@ async function onMessage(message) {
     }
   } else if (message.type === "error") {
     if (message.ref === undefined || message.ref === sentRef) setWaiting(false);
+    if (!table) return;                  // before the welcome: the close code tells what went wrong
     showToast(message.message);
     if (latest && renderer) render();
   }
@@ -188,18 +197,14 @@ async function onMessage(message) {
 
 const logLines = [];       // every log line received, to write again once names are known
 
-function logItem(line) {
-  const mine = mySeat !== null && line.actor === mySeat;
-  const events = (line.events || []).filter((ev) => !ev.quiet);
-  return h("li", { class: mine ? "mine" : null, value: line.i + 1, "data-i": line.i },
-    h("span", { class: "line", text: nameSeats(line.text) }),
-    events.map((ev) => h("span", { class: "event", "data-event": ev.key, text: eventText(ev) })));
+function logEntry(line) {
+  return logItem(line, { nameSeats, words, mine: mySeat !== null && line.actor === mySeat });
 }
 
 function appendLog(lines, fresh) {
   for (const line of lines) {
     logLines.push(line);
-    ui.log.append(logItem(line));
+    ui.log.append(logEntry(line));
     // Only what just happened is highlighted, not the history sent on (re)connecting.
     if (fresh) {
       const until = performance.now() + 1600;
@@ -210,12 +215,22 @@ function appendLog(lines, fresh) {
 }
 
 function rewriteLog() {
-  ui.log.replaceChildren(...logLines.map(logItem));
+  ui.log.replaceChildren(...logLines.map(logEntry));
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
 function renderStatus() {
   const state = latest;
+  if (fatal) return;
+  if (!online) {
+    const seconds = Math.max(0, Math.ceil((reconnectAt - performance.now()) / 1000));
+    ui.status.className = "status offline";
+    ui.status.textContent = seconds > 0
+      ? `Disconnected from the server: the board is disabled. Reconnecting in ${seconds} s…`
+      : "Disconnected from the server: the board is disabled. Reconnecting…";
+    return;
+  }
+  if (!state) return;
   // The server could not save its own move (a bot's, a card drawn): it retries by itself.
   ui.trouble.hidden = !state.trouble;
   ui.trouble.textContent = state.trouble || "";
@@ -233,6 +248,7 @@ function renderStatus() {
     return;
   }
   const movers = state.to_move;
+  noticeTurn(mySeat !== null && movers.includes(mySeat) && !state.over);
   if (mySeat !== null && movers.includes(mySeat)) {
     ui.status.classList.add("your-turn");
     ui.status.textContent = "Your turn.";
@@ -249,24 +265,11 @@ function renderResult() {
   const result = latest.result;
   ui.result.hidden = !result;
   if (!result) return;
-  const winners = result.winners || [];
-  const scores = result.scores || [];
-  const explained = latest.explanation;
-  const head = explained ? eventText(explained.verdict)
-    : winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((p) => seatName(p)).join(", ")}` : "No winner";
-  const rows = explained ? explained.rows : scores.map((score, p) => ({ seat: p, total: score, parts: [] }));
   ui.result.replaceChildren(...[
-    h("h2", { id: "verdict", text: `Game over. ${head}.` }),
-    h("table", { class: "breakdown" },
-      h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "How" }), h("th", { text: "" })),
-      rows.map((row) => h("tr", { "data-seat": row.seat },
-        h("td", { text: seatName(row.seat) }), h("td", { class: "total", text: String(row.total) }),
-        h("td", { class: "parts" }, row.parts.map((ev) => h("div", { "data-part": ev.key, text: eventText(ev) }))),
-        h("td", { text: winners.includes(row.seat) ? "winner" : "" })))),
-    explained && explained.tie_break ? h("p", { id: "tie-break", text: `Tie-break: ${eventText(explained.tie_break)}.` }) : null,
-    ...((explained && explained.notes) || []).map((ev) => h("p", { class: "small", text: `${eventText(ev)}.` })),
-    !explained && result.tie_break ? h("p", { class: "small", text: `Tie-break: ${result.tie_break}` }) : null,
+    ...resultNodes(result, latest.explanation, seatName, words),
     h("p", {},
+      h("a", { id: "replay", href: `/table/${encodeURIComponent(tableId)}/replay${mySeat === null ? "" : `#seat=${mySeat}`}`, text: "Watch the replay" }),
+      " · ",
       h("a", { id: "record", href: `/api/tables/${encodeURIComponent(tableId)}/record`, text: "Download the record" }),
       " · ",
       h("a", { href: "/", text: "Back to the lobby" })),
@@ -317,6 +320,7 @@ function render() {
   }
   handled = drawn.handled || new Set();
   ui.board.replaceChildren(drawn.node);
+  colourSeats(ui.board);
   applyFlashes();
   renderActions();
 }
@@ -357,7 +361,41 @@ function offerClaim() {
   });
 }
 
+// ---------------------------------------------------------------- turn notice
+// A player whose tab is in the background learns that it is their turn: the page title and the
+// favicon change, and (if they allowed it with a click) the browser shows a notification.
+let myTurn = false;
+let notified = false;
+const favicon = document.querySelector("link[rel=icon]");
+
+function noticeTurn(turn) {
+  const started = turn && !myTurn;
+  myTurn = turn;
+  if (!turn) notified = false;
+  const title = table ? `${table.title} · spielwerk` : "spielwerk table";
+  const alert = turn && document.hidden;
+  document.title = alert ? `● Your turn · ${title}` : title;
+  favicon.href = alert ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  if (alert && started && !notified && "Notification" in window && Notification.permission === "granted") {
+    notified = true;
+    new Notification(`Your turn at ${table.title}`, { body: "spielwerk", tag: `spielwerk-${tableId}` });
+  }
+}
+
+document.addEventListener("visibilitychange", () => { if (latest) noticeTurn(myTurn); });
+
+function offerNotifications() {
+  const button = el("notify");
+  if (!("Notification" in window) || Notification.permission !== "default") return;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    await Notification.requestPermission();
+    button.hidden = true;
+  });
+}
+
 window.addEventListener("beforeunload", () => { finalClose = true; });
+offerNotifications();
 if (!tableId) {
   ui.status.textContent = "No table id in the address.";
 } else if (invitation) {

@@ -1,0 +1,99 @@
+// What the table page and the replay viewer share: seat names (counted from 1), the game's
+// narration in words, what an event highlights on the board, and the result's breakdown.
+import { h, seatColour } from "/static/dom.js";
+
+const SEAT_KEYS = new Set(["seat", "winner", "victim", "seats"]);
+const isSeatKey = (key) => SEAT_KEYS.has(key) || key.endsWith("_seat");
+
+/** Names for the seats of a table as one viewer sees them. `names()` gives the seats' display
+ * names now (they change while people claim seats). */
+export function seatNamer(seats, names, viewer) {
+  /** A seat in a label or a panel: your own is "You". */
+  const seatName = (p) => {
+    const seat = seats && seats[p];
+    const name = names()[p] || (seat && seat.name);
+    let label = name || `Seat ${p + 1}`;
+    if (seat && seat.kind === "bot") label = `Seat ${p + 1} (bot ${seat.bot})`;
+    return p === viewer ? (name ? `${name} (you)` : "You") : label;
+  };
+  /** A seat as the subject of a log line: your own is "Ada (you)", not "You" ("You plays"). */
+  const logName = (p) => {
+    if (p !== viewer) return seatName(p);
+    return `${names()[p] || `Seat ${p + 1}`} (you)`;
+  };
+  /** A rules text ("seat 2 plays red-7") with its seats named as on the page. */
+  const nameSeats = (text) => text.replace(/\bseat (\d+)\b/g, (whole, n) =>
+    seats && Number(n) < seats.length ? logName(Number(n)) : whole);
+  return { seatName, logName, nameSeats };
+}
+
+/** An event of the game's narration in words: its template (`narration[key]`), seats named. */
+export function eventText(narration, ev, logName) {
+  const template = narration[ev.key];
+  if (!template) return ev.key;
+  return template.replace(/\{(\w+)\}/g, (whole, key) => {
+    const value = ev.params[key];
+    if (value === undefined || value === null) return "";
+    if (key === "gains") {
+      return value.length ? value.map((g) => `${logName(g.seat)} ${g.points > 0 ? "+" : ""}${g.points}`).join(", ") : "nobody";
+    }
+    if (isSeatKey(key) && Array.isArray(value)) return value.map((p) => logName(p)).join(", ");
+    if (isSeatKey(key) && typeof value === "number") return logName(value);
+    return String(value);
+  });
+}
+
+/** The board pieces an event is about, as CSS selectors. */
+export function eventMarks(ev) {
+  const marks = [];
+  const p = ev.params || {};
+  const quote = (v) => CSS.escape(String(v));
+  if (typeof p.seat === "number") marks.push(`[data-seat="${p.seat}"]`);
+  if (typeof p.victim === "number") marks.push(`[data-seat="${p.victim}"]`);
+  if (p.card) marks.push(`[data-card="${quote(p.card)}"]`);
+  if (p.mark_board) marks.push(`[data-board="${quote(p.mark_board)}"]`);
+  if (p.mark_place) marks.push(`[data-location="${quote(p.mark_place)}"]`);
+  if (p.mark_character) marks.push(`[data-character="${quote(p.mark_character)}"]`);
+  return marks;
+}
+
+/** Every seat panel a renderer drew (`.seat[data-seat]`) in its seat's colour, the same colour
+ * as the seat's pieces on the board and its lines in the log. */
+export function colourSeats(root) {
+  for (const node of root.querySelectorAll(".seat[data-seat]")) {
+    node.style.setProperty("--seat", seatColour(Number(node.dataset.seat)));
+  }
+}
+
+/** One log line: the action's text and, under it, what it made happen. */
+export function logItem(line, { nameSeats, words, mine }) {
+  const events = (line.events || []).filter((ev) => !ev.quiet);
+  const bySeat = typeof line.actor === "number";
+  const cls = [mine ? "mine" : null, bySeat ? "by-seat" : null].filter(Boolean).join(" ") || null;
+  return h("li", { class: cls, value: line.i + 1, "data-i": line.i, style: bySeat ? { "--seat": seatColour(line.actor) } : null },
+    h("span", { class: "line", text: nameSeats(line.text) }),
+    events.map((ev) => h("span", { class: "event", "data-event": ev.key, text: words(ev) })));
+}
+
+/** The result: who won and why, every seat's score with its breakdown (the game's
+ * explanation), the tie-break only where it decided something. */
+export function resultNodes(result, explained, seatName, words) {
+  const winners = result.winners || [];
+  const scores = result.scores || [];
+  const head = explained ? words(explained.verdict)
+    : winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((p) => seatName(p)).join(", ")}` : "No winner";
+  const rows = explained ? explained.rows : scores.map((score, p) => ({ seat: p, total: score, parts: [] }));
+  return [
+    h("h2", { id: "verdict", text: `Game over. ${head}.` }),
+    h("table", { class: "breakdown" },
+      h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "How" }), h("th", { text: "" })),
+      rows.map((row) => h("tr", { "data-seat": row.seat },
+        h("td", {}, h("span", { class: "seat-chip", style: { "--seat": seatColour(row.seat) }, text: seatName(row.seat) })),
+        h("td", { class: "total", text: String(row.total) }),
+        h("td", { class: "parts" }, row.parts.map((ev) => h("div", { "data-part": ev.key, text: words(ev) }))),
+        h("td", { text: winners.includes(row.seat) ? "winner" : "" })))),
+    explained && explained.tie_break ? h("p", { id: "tie-break", text: `Tie-break: ${words(explained.tie_break)}.` }) : null,
+    ...((explained && explained.notes) || []).map((ev) => h("p", { class: "small", text: `${words(ev)}.` })),
+    !explained && result.tie_break ? h("p", { class: "small", text: `Tie-break: ${result.tie_break}` }) : null,
+  ].filter(Boolean);
+}

@@ -1,0 +1,125 @@
+// The replay viewer: a finished table (/table/<id>/replay) or an opened record file
+// (/replay/<id>) stepped through action by action with the game's own renderer, as any seat or
+// as a spectator. Buttons, the arrow keys (Home/End too) and a slider move; the address keeps
+// the step and the viewer (#step=12&seat=1), so a position can be shared.
+import { h } from "/static/dom.js";
+import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats } from "/static/narration.js";
+
+const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+const api = parts[0] === "table"
+  ? `/api/tables/${encodeURIComponent(parts[1])}/replay`
+  : `/api/replays/${encodeURIComponent(parts[1] || "")}`;
+const el = (id) => document.getElementById(id);
+const fragment = new URLSearchParams(location.hash.slice(1));
+
+let meta = null;           // the replay's summary for this viewer: seats, names, steps, log
+let renderer = null;
+let info = null;
+let viewer = fragment.has("seat") ? Number(fragment.get("seat")) : null;
+let step = 0;
+let shown = null;          // the step message drawn now
+let loading = 0;           // the newest step asked for (answers to older requests are dropped)
+
+function fail(text) {
+  el("toast").textContent = text;
+  el("toast").hidden = false;
+  el("status").textContent = "The replay could not be shown.";
+}
+
+async function getJson(url) {
+  const response = await fetch(url);
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.message || `the server answered ${response.status}`);
+  return answer;
+}
+
+async function load() {
+  const query = viewer === null ? "" : `?seat=${viewer}`;
+  meta = await getJson(api + query);
+  if (!renderer) {
+    [renderer, info] = await Promise.all([
+      import(meta.renderer),
+      getJson(`/api/games/${encodeURIComponent(meta.game)}`),
+    ]);
+  }
+  el("game-title").textContent = `${meta.title} · replay`;
+  document.title = `${meta.title} · replay · spielwerk`;
+  const select = el("viewer");
+  select.replaceChildren(h("option", { value: "", text: "a spectator" }),
+    meta.seats.map((s) => h("option", { value: String(s.seat), text: names().seatName(s.seat) })));
+  select.value = viewer === null ? "" : String(viewer);
+  el("slider").max = String(meta.steps);
+  const wanted = fragment.has("step") ? Number(fragment.get("step")) : meta.steps;
+  await go(Math.min(Math.max(0, wanted), meta.steps));
+}
+
+function names() {
+  const seats = meta.seats.map((s, p) => ({ ...s, name: meta.names[p] }));
+  return seatNamer(seats, () => meta.names, viewer);
+}
+
+async function go(target) {
+  target = Math.min(Math.max(0, target), meta.steps);
+  loading = target;
+  const query = viewer === null ? "" : `?seat=${viewer}`;
+  const message = await getJson(`${api}/${target}${query}`);
+  if (message.step !== loading) return;      // a newer step was asked for meanwhile
+  step = target;
+  shown = message;
+  history.replaceState(null, "", `#step=${step}${viewer === null ? "" : `&seat=${viewer}`}`);
+  draw();
+}
+
+function draw() {
+  const { seatName, logName, nameSeats } = names();
+  const words = (ev) => eventText(info.narration || {}, ev, logName);
+  el("slider").value = String(step);
+  el("step-label").textContent = `Step ${step} of ${meta.steps}`;
+  document.body.dataset.step = String(step);
+  const line = step > 0 ? meta.log[step - 1] : null;
+  el("current").textContent = line ? nameSeats(line.text) : "The start: nothing has happened yet.";
+  const movers = shown.to_move;
+  el("status").className = "status";
+  el("status").textContent = shown.over ? "Game over."
+    : movers.length ? `${movers.map((p) => seatName(p)).join(", ")} to move.` : "Waiting for chance…";
+  el("result").hidden = !shown.result;
+  if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words));
+  const lines = meta.log.slice(0, step);
+  el("log").replaceChildren(...lines.map((l) => logItem(l, { nameSeats, words, mine: viewer !== null && l.actor === viewer })));
+  el("log").scrollTop = el("log").scrollHeight;
+  const ctx = {
+    view: shown.view, seat: viewer, legal: [], toMove: movers, over: shown.over,
+    result: shown.result, table: { ...meta, id: null }, info, data: info.data || {}, seatName, act: () => {},
+  };
+  let drawn;
+  try {
+    drawn = renderer.render(ctx);
+  } catch (error) {
+    drawn = { node: h("p", { class: "toast", text: `The board could not be drawn: ${error}` }) };
+  }
+  el("board").replaceChildren(drawn.node);
+  colourSeats(el("board"));
+  if (line) {
+    for (const ev of line.events || []) {
+      for (const mark of eventMarks(ev)) for (const node of el("board").querySelectorAll(mark)) node.classList.add("flash");
+    }
+  }
+}
+
+const move = (delta) => go(step + delta).catch((e) => fail(String(e.message || e)));
+el("first").addEventListener("click", () => go(0));
+el("back").addEventListener("click", () => move(-1));
+el("forward").addEventListener("click", () => move(1));
+el("last").addEventListener("click", () => go(meta.steps));
+el("slider").addEventListener("input", () => go(Number(el("slider").value)));
+el("viewer").addEventListener("change", () => {
+  viewer = el("viewer").value === "" ? null : Number(el("viewer").value);
+  load().catch((e) => fail(String(e.message || e)));
+});
+document.addEventListener("keydown", (event) => {
+  if (!meta || event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  const actions = { ArrowLeft: () => move(-1), ArrowRight: () => move(1), Home: () => go(0), End: () => go(meta.steps) };
+  if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
+});
+
+load().catch((e) => fail(String(e.message || e)));
