@@ -36,7 +36,8 @@ def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, 
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # min/max: at p = 0 or 1 rounding can put a bound a hair past p (a negative error bar).
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:

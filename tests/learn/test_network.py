@@ -203,6 +203,19 @@ def test_a_network_seat_plays_a_whole_game(tmp_path: Path, tiny_model: TinyModel
     assert agents[0].search.last_iterations in (0, 20)
 
 
+def test_the_server_caps_a_network_seat_s_thinking_time(
+    tmp_path: Path, tiny_model: TinyModel
+) -> None:
+    """--max-bot-seconds holds for a network seat too: its search stops there whatever the
+    iteration budget the model file or the spec names."""
+    from spielwerk.web.bots import capped
+
+    path = write(tmp_path, tiny_model(spielwerk.load("inkheart_dice"), [3]))
+    for spec, seconds in ((f"net:{path}:20000", 0.5), (f"net:{path}:0.2s", 0.2)):
+        agent = capped(make_agent(spec, "inkheart_dice", seed=1), 0.5)
+        assert isinstance(agent, NetworkAgent) and agent.search.seconds == seconds
+
+
 def test_the_web_offers_only_the_shipped_network(tmp_path: Path, tiny_model: TinyModel) -> None:
     """A web seat can never name a file on the server; net:BUDGET keeps the search limits."""
     from spielwerk.agents import AgentSpecError

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 from typer.testing import CliRunner
 
@@ -136,6 +138,15 @@ def test_wilson_interval_known_values() -> None:
     assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
     assert wilson_interval(0, 10)[0] == 0.0
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+@given(n=st.integers(1, 10_000), data=st.data())
+def test_wilson_interval_holds_the_observed_rate(n: int, data: st.DataObject) -> None:
+    """The interval always holds the observed rate: an error bar drawn from it is never
+    negative (at 0 of n or n of n rounding once put a bound a hair past the rate)."""
+    successes = data.draw(st.integers(0, n))
+    low, high = wilson_interval(successes, n)
+    assert 0.0 <= low <= successes / n <= high <= 1.0
 
 
 def test_first_player_advantage_is_tested_over_deals() -> None:
