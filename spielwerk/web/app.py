@@ -42,6 +42,8 @@ from spielwerk.web.protocol import (
     CreateTable,
     Hello,
     Ping,
+    Rematch,
+    Undo,
     error_message,
     ok_message,
     validation_text,
@@ -678,7 +680,7 @@ class _Session:
             return None
         return str(text)
 
-    def parse(self, text: str) -> Hello | Act | Ping | str:
+    def parse(self, text: str) -> Hello | Act | Undo | Rematch | Ping | str:
         """The message, or the reason it is refused."""
         try:
             return CLIENT_MESSAGE.validate_json(text)
@@ -716,6 +718,8 @@ class _Session:
                     await self.send({"type": "pong"})
                 elif isinstance(parsed, Hello):
                     await self.error("already joined: reconnect to change seats")
+                elif isinstance(parsed, Undo | Rematch):
+                    await self._seat_request(hub, table, connection, parsed)
                 else:
                     await self._act(hub, table, connection, parsed)
         finally:
@@ -742,6 +746,23 @@ class _Session:
         if self._recent:
             self._recent.pop()  # an accepted action does not count against the rate
         await self.send(ok_message(ref, version))
+
+    async def _seat_request(
+        self, hub: TableHub, table: LiveTable, connection: Connection, message: Undo | Rematch
+    ) -> None:
+        seat, ref = connection.seat, message.ref
+        if seat is None:
+            await self.error("spectators cannot act: open a seat link to play", ref)
+            return
+        try:
+            if isinstance(message, Undo):
+                version = await hub.undo(table, seat, message.version)
+                await self.send(ok_message(ref, version))
+            else:
+                rematch = await hub.rematch(table, seat)
+                await self.send({"type": "rematch", "ref": ref, "table": rematch})
+        except ClientError as error:
+            await self.error(str(error), ref)
 
     async def _push_states(self, table: LiveTable, connection: Connection) -> None:
         try:

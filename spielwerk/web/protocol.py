@@ -7,6 +7,10 @@ Websocket messages from a browser (JSON objects, at most `MAX_MESSAGE_BYTES`):
                                           play an action (its JSON form), chosen in the state
                                           of that version; optionally "seat": n (must be the
                                           token's seat) and "ref": n (echoed)
+  {"type": "undo", "version": n}          take back the seat's own last action, seen in the
+                                          state of that version; optionally "ref": n
+  {"type": "rematch"}                     after the end: start (or join) the table's rematch;
+                                          answered with {"type": "rematch", "table": id}
   {"type": "ping"}                        answered with {"type": "pong"}
 The server answers with "welcome", "state" (view, legal actions, new log lines), "ok" (an
 action was stored), "pong" and {"type": "error", "message": ...}; an error never changes the
@@ -49,12 +53,23 @@ class Act(_Strict):
     """Chosen by the client; echoed in the "ok" or "error" that answers this message."""
 
 
+class Undo(_Strict):
+    type: Literal["undo"]
+    version: Annotated[int, Field(ge=0, le=2**31)]
+    ref: Annotated[int, Field(ge=0, le=2**31)] | None = None
+
+
+class Rematch(_Strict):
+    type: Literal["rematch"]
+    ref: Annotated[int, Field(ge=0, le=2**31)] | None = None
+
+
 class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Act | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Act | Ping] = TypeAdapter(ClientMessage)
+ClientMessage = Annotated[Hello | Act | Undo | Rematch | Ping, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Rematch | Ping] = TypeAdapter(ClientMessage)
 
 
 class SeatRequest(_Strict):

@@ -34,6 +34,7 @@ from sqlalchemy import (
     Text,
     and_,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -68,6 +69,8 @@ tables_table = Table(
     # Added after the first release: NULL in older rows.
     Column("to_move", Text, nullable=True),
     Column("server_moves", Boolean, nullable=True, index=True),
+    # The table of the rematch ("Play again"), once somebody asked for one.
+    Column("rematch", String(32), nullable=True),
 )
 
 seats_table = Table(
@@ -150,6 +153,8 @@ class TableRow:
     to_move: list[int] | None
     """Who is to move after the stored steps (None in rows from older versions)."""
     seats: tuple[SeatRow, ...]
+    rematch: str | None = None
+    """The id of this table's rematch, once one was started."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +308,52 @@ class Storage:
         wanted = [(r["idx"], r["actor"], r["action"]) for r in rows]
         return steps == last and [(r.idx, r.actor, r.action) for r in stored] == wanted
 
+    def take_back_step(
+        self,
+        table_id: str,
+        steps: int,
+        to_move: Sequence[int] | None = None,
+        server_moves: bool | None = None,
+    ) -> None:
+        """Remove the newest stored step (an undo) of a table that has `steps` steps, with who
+        is to move then. Raises StepConflict, changing nothing, if the table has moved on."""
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(
+                    update(tables_table)
+                    .where(tables_table.c.id == table_id)
+                    .where(tables_table.c.steps == steps)
+                    .values(
+                        steps=steps - 1,
+                        finished=False,
+                        to_move=_json_or_none(to_move),
+                        server_moves=server_moves,
+                    )
+                )
+                if done.rowcount != 1:
+                    raise StepConflict(f"table {table_id} moved on before step {steps - 1}")
+                conn.execute(
+                    delete(actions_table).where(
+                        actions_table.c.table_id == table_id, actions_table.c.idx == steps - 1
+                    )
+                )
+        except SQLAlchemyError as error:
+            raise StorageError(f"could not take back step {steps - 1} of {table_id}") from error
+
+    def set_rematch(self, table_id: str, rematch_id: str) -> str | None:
+        """Name `rematch_id` this table's rematch unless one is named already: the rematch
+        the table has now (of two asking at once, the first wins), None if no such table."""
+        with self._failing_as_storage_error("start a rematch"), self.engine.begin() as conn:
+            conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.rematch.is_(None))
+                .values(rematch=rematch_id)
+            )
+            found = conn.execute(
+                select(tables_table.c.rematch).where(tables_table.c.id == table_id)
+            ).scalar_one_or_none()
+        return None if found is None else str(found)
+
     def claim_seat(self, table_id: str, invite_hash: str, token_hash: str, name: str) -> int | None:
         """Claim the seat whose invitation has this hash: it gets the token's hash and the
         name, and the invitation stops working, all in one statement, so of two people
@@ -416,6 +467,7 @@ def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
         steps=int(row["steps"]),
         to_move=json.loads(row["to_move"]) if row["to_move"] is not None else None,
         seats=tuple(_seat_row(s) for s in seats),
+        rematch=row["rematch"],
     )
 
 

@@ -32,6 +32,7 @@ from spielwerk.core.actions import Action
 from spielwerk.core.game import Game
 from spielwerk.core.narration import Event, game_narration
 from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.core.undo import last_step_by, may_undo
 from spielwerk.web.bots import (
     MAX_MCTS_SECONDS,
     BotPool,
@@ -49,6 +50,7 @@ from spielwerk.web.storage import (
     StepConflict,
     Storage,
     StorageError,
+    StoredAction,
     TableRow,
     hash_token,
 )
@@ -149,6 +151,9 @@ class LiveTable:
     views: list[dict[str, Any]] | None = None
     """Every viewer's view of the present state (spectator first), for the narration of the
     next step; built when first needed."""
+    notice: dict[str, Any] | None = None
+    """Something that happened without a step, for every page until the next step: a seat
+    took back its move ({"kind": "undo", "seat": n})."""
     decision_since: dict[int, int] = field(default_factory=dict)
     """For every seat to move: the version at which its present decision began. An action
     chosen in an older version is stale (another tab of the seat acted, or the turn came
@@ -422,6 +427,19 @@ class TableHub:
                 except (AgentSpecError, ValueError) as error:
                     raise ClientError(f"seat {index}: {error}") from None
                 seats.append(SeatRow(index, "bot", spec, None))
+        table_id = await self._store_table(game, options, seed, fresh, seats, creator)
+        return NewTable(table_id, claim, token, invitations)
+
+    async def _store_table(
+        self,
+        game: Game,
+        options: dict[str, Any],
+        seed: int,
+        fresh: State,
+        seats: list[SeatRow],
+        creator: str,
+    ) -> str:
+        """Store a new table (its first state `fresh`), deal its cards and start any bot."""
         table_id = secrets.token_urlsafe(9)
         try:
             await self._in_db(
@@ -429,7 +447,7 @@ class TableHub:
                 table_id,
                 game.name,
                 options,
-                players,
+                fresh.num_players,
                 seed,
                 secrets.token_hex(16),
                 seats,
@@ -443,7 +461,32 @@ class TableHub:
         if len(self._creators) > MAX_CREATORS:
             del self._creators[next(iter(self._creators))]
         await self.get(table_id)  # deals the cards and starts any bot
-        return NewTable(table_id, claim, token, invitations)
+        return table_id
+
+    async def rematch(self, table: LiveTable, seat: int) -> str:
+        """"Play again": the id of the finished table's rematch, started by the first seat
+        to ask: the same game, options and seats (a bot keeps its strength, a person keeps
+        their name and seat link, which opens the same seat there), a new deal."""
+        async with table.lock:
+            if not table.state.is_terminal():
+                raise ClientError("the game is not over yet: a rematch starts after its end")
+            if table.row.rematch is not None:
+                return table.row.rematch
+            seed = secrets.randbelow(2**31)
+            fresh = table.game.new_state(table.row.players, seed=seed)
+            creator = self._creators.get(table.id, self.client_key(f"seat-{seat}"))
+            new_id = await self._store_table(
+                table.game, table.row.options, seed, fresh, list(table.row.seats), creator
+            )
+            try:
+                named = await self._in_db(self.storage.set_rematch, table.id, new_id)
+            except StorageError as error:
+                log.error("table %s: %s", table.id, error.__cause__ or error)
+                raise ClientError(NOT_SAVED) from None
+            table.row = dataclasses.replace(table.row, rematch=named or new_id)
+            for connection in table.connections:
+                connection.wake.set()
+            return table.row.rematch or new_id
 
     @staticmethod
     def _name(text: str | None, seat: int) -> str:
@@ -627,6 +670,50 @@ class TableHub:
         self._touch(table)
         return version
 
+    async def undo(self, table: LiveTable, seat: int, version: int) -> int:
+        """Seat `seat` takes back its last action, seen in the state of `version` (Board Game
+        Arena's rule, `spielwerk.core.undo`: nobody else has acted since and the action showed
+        nobody anything hidden). The table's version after it; ClientError with the reason,
+        changing nothing, if it may not."""
+        async with table.lock:
+            if table.broken:
+                raise ClientError(table.broken)
+            if version != table.version:
+                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
+            rng = random.Random(derived_seed(table.row.chance_secret, "undo", table.version))
+            reason = await self._in_thread(may_undo, table.state, seat, rng)
+            if reason is not None:
+                raise ClientError(f"cannot take back: {reason}")
+            actions = table.game.actions
+            kept = [
+                StoredAction(index, actor, actions[action_id].to_json())
+                for index, (actor, action_id) in enumerate(table.state.history[:-1])
+            ]
+            earlier = await self._in_thread(_replay_table, table.row, table.game, kept)
+            try:
+                await self._in_db(
+                    self.storage.take_back_step,
+                    table.id,
+                    table.version,
+                    deciders(earlier.state),
+                    server_moves(table.row, earlier.state),
+                )
+            except StepConflict as error:
+                self._moved_on(table, error)
+                raise ClientError(MOVED_ON) from None
+            except StorageError as error:
+                log.error("table %s: %s", table.id, error.__cause__ or error)
+                raise ClientError(NOT_SAVED) from None
+            table.state, table.log, table.views = earlier.state, earlier.log, earlier.views
+            table.decision_since = earlier.decision_since
+            table.notice = {"kind": "undo", "seat": seat}
+            for connection in table.connections:
+                connection.log_sent = min(connection.log_sent, len(table.log))
+                connection.wake.set()
+            version = table.version
+        self._touch(table)
+        return version
+
     async def _advance(self, table: LiveTable, moves: Sequence[tuple[int, Action]]) -> None:
         """Apply `moves` and every chance event that follows on a copy, store them, then make
         the copy live and wake the connections. The caller holds the table's lock. Raises
@@ -667,6 +754,7 @@ class TableHub:
         table.log.extend(lines)
         table.decision_since = since
         table.trouble = None
+        table.notice = None
         for connection in table.connections:
             connection.wake.set()
 
@@ -932,6 +1020,9 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "trouble": table.trouble,
         "names": table.names(),
         "devices": None if seat is None else connection.devices,
+        "notice": table.notice,
+        "may_undo": seat is not None and not over and last_step_by(state, seat),
+        "rematch": table.row.rematch,
     }
 
 

@@ -82,6 +82,9 @@ class Player:
                     self.welcome = message
                     self.log = []
                 elif message["type"] == "state":
+                    if message["log_from"] < len(self.log):  # only a move taken back shortens it
+                        assert (message.get("notice") or {}).get("kind") == "undo", message
+                        del self.log[message["log_from"] :]
                     assert message["log_from"] == len(self.log), "log lines arrive in order, once"
                     self.log.extend(line["text"] for line in message["log"])
                     self.state = message
@@ -180,6 +183,20 @@ class Player:
             await self.wait(lambda: self.pongs > pongs, timeout, "pong")
         assert self.version == version, "a refused message changed the table"
         return self.errors[errors]
+
+    async def request(self, message: dict[str, Any], timeout: float = 60) -> dict[str, Any]:
+        """Send `message` with a fresh "ref"; the answer that echoes it (any type)."""
+        self._refs += 1
+        ref = self._refs + 10_000
+        await self.send({**message, "ref": ref})
+
+        def answer() -> dict[str, Any] | None:
+            return next((m for m in self.messages if m.get("ref") == ref), None)
+
+        await self.wait(lambda: answer() is not None, timeout, f"answer to {message['type']}")
+        found = answer()
+        assert found is not None
+        return found
 
     @property
     def pongs(self) -> int:

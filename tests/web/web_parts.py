@@ -209,9 +209,12 @@ class Server:
                 seat["token"], seat["url"] = answer.json()["token"], answer.json()["url"]
         return created
 
+    def summary(self, table_id: str) -> dict[str, Any]:
+        answer: dict[str, Any] = httpx.get(f"{self.base}/api/tables/{table_id}", timeout=30).json()
+        return answer
+
     def steps(self, table_id: str) -> int:
-        answer = httpx.get(f"{self.base}/api/tables/{table_id}", timeout=30).json()
-        return int(answer["steps"])
+        return int(self.summary(table_id)["steps"])
 
 
 # ---------------------------------------------------------------------- PostgreSQL

@@ -15,7 +15,7 @@ const NAME = "spielwerk-name";
 const el = (id) => document.getElementById(id);
 const ui = {
   title: el("game-title"), seat: el("seat-label"), rules: el("rules-link"), conn: el("conn"),
-  toast: el("toast"), trouble: el("trouble"), devices: el("devices"), claim: el("claim"), status: el("status"), result: el("result"), board: el("board"),
+  toast: el("toast"), notice: el("notice"), trouble: el("trouble"), devices: el("devices"), claim: el("claim"), status: el("status"), result: el("result"), board: el("board"),
   actions: el("actions"), log: el("log"),
 };
 
@@ -74,6 +74,35 @@ function act(action) {
   // on since (another tab of this seat acted first).
   send({ type: "act", action, version: latest.version, ref: sentRef });
   if (latest && renderer) render();     // the controls go away until the answer
+}
+
+// Take back this seat's last action (Board Game Arena's rule: the server refuses, saying why,
+// once anybody else acted or the action showed something hidden).
+function undo() {
+  if (waiting || !online || mySeat === null || !latest) return;
+  setWaiting(true);
+  sentRef += 1;
+  send({ type: "undo", version: latest.version, ref: sentRef });
+  if (renderer) render();
+}
+
+// "Play again": the server starts the rematch (or names the one already started); this seat's
+// link opens the same seat there.
+function rematch() {
+  if (waiting || !online || mySeat === null) return;
+  setWaiting(true);
+  sentRef += 1;
+  send({ type: "rematch", ref: sentRef });
+}
+
+function rematchUrl(id) {
+  return `/table/${encodeURIComponent(id)}${token && mySeat !== null ? `#token=${token}` : ""}`;
+}
+
+function goToRematch(id) {
+  if (token && mySeat !== null) rememberSeat(mySeat, token, id);
+  finalClose = true;
+  location.assign(rematchUrl(id));
 }
 
 function connect() {
@@ -174,7 +203,12 @@ async function onMessage(message) {
     const first = latest === null;
     latest = message;
     if (!online || first) setOnline(true);
+    if (message.log_from < logLines.length) {   // a move was taken back: its line goes
+      logLines.length = message.log_from;
+      rewriteLog();
+    }
     appendLog(message.log, message.log_from > 0);
+    showNotice(message.notice, message.version);
     if (waiting && awaitVersion !== null && message.version >= awaitVersion) setWaiting(false);
     document.body.dataset.version = String(message.version);
     document.body.dataset.over = String(message.over);
@@ -187,12 +221,29 @@ async function onMessage(message) {
     } else {
       awaitVersion = message.version;
     }
+  } else if (message.type === "rematch") {
+    if (message.ref === sentRef) goToRematch(message.table);
   } else if (message.type === "error") {
     if (message.ref === undefined || message.ref === sentRef) setWaiting(false);
     if (!table) return;                  // before the welcome: the close code tells what went wrong
     showToast(message.message);
     if (latest && renderer) render();
   }
+}
+
+let lastNotice = "";
+
+// What happened without a step (a seat took back its move): a line in the log and a status.
+function showNotice(notice, version) {
+  const key = notice ? `${version}:${notice.kind}:${notice.seat}` : "";
+  if (key === lastNotice) return;
+  lastNotice = key;
+  ui.notice.hidden = !notice;
+  if (!notice) return;
+  const text = notice.seat === mySeat ? "You took back your move." : `${seatName(notice.seat)} took back their move.`;
+  ui.notice.textContent = text;
+  ui.log.append(h("li", { class: "notice", text }));
+  ui.log.scrollTop = ui.log.scrollHeight;
 }
 
 const logLines = [];       // every log line received, to write again once names are known
@@ -265,8 +316,15 @@ function renderResult() {
   const result = latest.result;
   ui.result.hidden = !result;
   if (!result) return;
+  const again = latest.rematch
+    ? h("p", { class: "rematch" }, "A rematch has started: ",
+      h("a", { id: "join-rematch", href: rematchUrl(latest.rematch), text: mySeat === null ? "watch it" : "join it (your seat)" }))
+    : mySeat !== null
+      ? h("p", {}, h("button", { type: "button", id: "rematch", class: "primary", disabled: waiting || !online, onclick: rematch, text: "Play again (same seats, new deal)" }))
+      : null;
   ui.result.replaceChildren(...[
     ...resultNodes(result, latest.explanation, seatName, words),
+    again,
     h("p", {},
       h("a", { id: "replay", href: `/table/${encodeURIComponent(tableId)}/replay${mySeat === null ? "" : `#seat=${mySeat}`}`, text: "Watch the replay" }),
       " · ",
@@ -281,8 +339,11 @@ let handled = new Set();
 function renderActions() {
   const legal = latest ? latest.legal : [];
   const rest = legal.filter((entry) => !handled.has(entry.id));
+  const takeBack = latest && latest.may_undo
+    ? h("button", { type: "button", id: "undo", class: "small", disabled: waiting, onclick: undo, text: "Take back my last move" })
+    : null;
   if (!legal.length) {
-    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? "You are watching." : "Nothing to do right now." }));
+    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? "You are watching." : "Nothing to do right now." }), ...(takeBack ? [takeBack] : []));
     return;
   }
   const hint = rest.length < legal.length
@@ -292,7 +353,7 @@ function renderActions() {
     ...rest.map((entry) => h("button", {
       type: "button", class: "legal", "data-action-id": entry.id, disabled: waiting,
       onclick: () => act(entry.action), text: entry.text,
-    })));
+    })), ...(takeBack ? [takeBack] : []));
 }
 
 function render() {
@@ -325,10 +386,10 @@ function render() {
   renderActions();
 }
 
-function rememberSeat(seat, seatToken) {
+function rememberSeat(seat, seatToken, id = tableId) {
   let all = {};
   try { all = JSON.parse(localStorage.getItem(SEATS) || "{}"); } catch { all = {}; }
-  all[tableId] = { ...(all[tableId] || {}), [seat]: seatToken };
+  all[id] = { ...(all[id] || {}), [seat]: seatToken };
   localStorage.setItem(SEATS, JSON.stringify(all));
 }
 
