@@ -1,0 +1,223 @@
+"""Screenshots of every game's table page at desktop and phone width (docs/web.md).
+
+    .venv/bin/python bench/web_screenshots.py            # writes docs/images/web-GAME-*.png
+    .venv/bin/python bench/web_screenshots.py --game witches --moves 10
+
+Starts `spielwerk serve` on a free port with a scratch SQLite file, creates one table per game
+(seat 1 a person, every other seat the heuristic bot), opens the person's seat link in Debian's
+Chromium (Playwright), plays a few moves by clicking legal controls at random (seeded), then
+saves full-page screenshots at 1366x900 and 390x844 (cut at 2000 px), and stops the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+IMAGES = ROOT / "docs" / "images"
+SPIELWERK = Path(sys.executable).parent / "spielwerk"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORTS = {"desktop": (1366, 900), "phone": (390, 844)}
+MAX_HEIGHT = 2000
+PLAYERS = {"witches": 4, "tainted_grail": 2}
+"""Seats per game (3 where not listed)."""
+READY = """() => document.body.dataset.over === "true" ||
+  (!document.body.classList.contains("waiting") &&
+   document.querySelector("[data-action-id]:not([disabled])") !== null)"""
+"""The page shows a state in which this seat can act, or the game is over."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(port: int, db_path: Path, log_path: Path) -> subprocess.Popen[bytes]:
+    """`spielwerk serve` in the background; returns once /healthz answers."""
+    command = [str(SPIELWERK), "serve", "--port", str(port), "--db", f"sqlite:///{db_path}"]
+    command += ["--bot-delay", "0", "--tables-per-minute", "0"]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited:\n{log_path.read_text(errors='replace')}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    process.terminate()
+    raise RuntimeError("the server did not answer /healthz within 60 s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(30)
+
+
+def create_table(base: str, game: str) -> str:
+    """A new table of `game`: seat 1 the caller (named "Ada"), the others heuristic bots. The
+    link of the caller's seat (a path)."""
+    seats: list[dict[str, str]] = [{"kind": "human"}]
+    seats += [{"kind": "bot", "bot": "heuristic"}] * (PLAYERS.get(game, 3) - 1)
+    body = {"game": game, "options": {}, "seats": seats, "claim": 0, "name": "Ada"}
+    answer = httpx.post(f"{base}/api/tables", json=body, timeout=60)
+    if answer.status_code != 201:
+        raise RuntimeError(f"creating a {game} table: {answer.status_code} {answer.text}")
+    url: str = answer.json()["seats"][0]["url"]
+    return url
+
+
+def version(page: Any) -> int:
+    return int(page.evaluate("() => Number(document.body.dataset.version || -1)"))
+
+
+def over(page: Any) -> bool:
+    return bool(page.evaluate("() => document.body.dataset.over === 'true'"))
+
+
+def click_random_control(page: Any, rng: random.Random) -> None:
+    """Click one legal control (a piece on the board two times in three when there is one, else
+    an action button) and wait until the answer is drawn. A control that vanishes under the
+    pointer (the page redrew) is chosen again."""
+    from playwright.sync_api import Error
+
+    before = version(page)
+    for _attempt in range(20):
+        page.wait_for_function(READY, timeout=120_000)
+        board = page.locator("#board [data-action-id]")
+        buttons = page.locator("#actions button[data-action-id]:not([disabled])")
+        board_count, button_count = board.count(), buttons.count()
+        if board_count + button_count == 0:
+            continue
+        use_board = board_count > 0 and (button_count == 0 or rng.random() < 2 / 3)
+        locator = board if use_board else buttons
+        target = locator.nth(rng.randrange(board_count if use_board else button_count))
+        try:
+            target.click(timeout=5_000)
+        except Error as error:
+            if "attached" in str(error) or "Timeout" in str(error):
+                continue
+            raise
+        break
+    else:
+        raise RuntimeError("no control could be clicked")
+    page.wait_for_function(
+        f"""() => Number(document.body.dataset.version) > {before} &&
+            !document.body.classList.contains("waiting")""",
+        timeout=60_000,
+    )
+
+
+def settle(page: Any) -> None:
+    """Wait until this seat can act (or the game is over) and the page has painted twice."""
+    page.wait_for_function(READY, timeout=120_000)
+    page.evaluate(
+        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r())))"
+    )
+
+
+def screenshot(page: Any, path: Path) -> None:
+    """A full-page PNG, cut at MAX_HEIGHT px."""
+    height = int(page.evaluate("() => document.documentElement.scrollHeight"))
+    width = int(page.viewport_size["width"])
+    if height > MAX_HEIGHT:
+        clip = {"x": 0, "y": 0, "width": width, "height": MAX_HEIGHT}
+        page.screenshot(path=str(path), full_page=True, clip=clip)
+    else:
+        page.screenshot(path=str(path), full_page=True)
+
+
+def shoot_game(browser: Any, base: str, game: str, moves: int, seed: int) -> list[Path]:
+    """Play `moves` own moves of a new `game` table; its two screenshots."""
+    rng = random.Random(f"{seed}:{game}")
+    link = create_table(base, game)
+    context = browser.new_context(reduced_motion="reduce", device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS["desktop"], strict=True)))
+        page.goto(base + link)
+        page.wait_for_selector("#board svg", timeout=60_000)
+        for _move in range(moves):
+            page.wait_for_function(READY, timeout=120_000)
+            if over(page):
+                break
+            click_random_control(page, rng)
+        written: list[Path] = []
+        for label, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            path = IMAGES / f"web-{game}-{label}.png"
+            screenshot(page, path)
+            written.append(path)
+        return written
+    finally:
+        context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--moves", type=int, default=6, help="own moves before the shots")
+    parser.add_argument("--seed", type=int, default=20, help="seed of the random clicks")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    started = time.monotonic()
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="spielwerk-shots-") as scratch:
+        log_path = Path(scratch) / "serve.log"
+        server = start_server(port, Path(scratch) / "x.db", log_path)
+        try:
+            games: list[str] = args.game or [
+                g["name"] for g in httpx.get(f"{base}/api/games").json()
+            ]
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+                )
+                try:
+                    for game in games:
+                        for path in shoot_game(browser, base, game, args.moves, args.seed):
+                            size = path.stat().st_size // 1024
+                            print(f"{path.relative_to(ROOT)}  {size} KB", flush=True)
+                finally:
+                    browser.close()
+        except Exception:
+            print(log_path.read_text(errors="replace")[-4000:], file=sys.stderr)
+            raise
+        finally:
+            stop_server(server)
+    print(f"{len(games)} games in {time.monotonic() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
