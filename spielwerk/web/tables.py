@@ -464,7 +464,7 @@ class TableHub:
         return table_id
 
     async def rematch(self, table: LiveTable, seat: int) -> str:
-        """"Play again": the id of the finished table's rematch, started by the first seat
+        """The id of the finished table's rematch ("Play again"), started by the first seat
         to ask: the same game, options and seats (a bot keeps its strength, a person keeps
         their name and seat link, which opens the same seat there), a new deal."""
         async with table.lock:

@@ -57,9 +57,7 @@ def test_a_public_move_is_taken_back_and_the_others_are_told(shared_server: Serv
             await bea.act(bea.state["legal"][0]["action"])  # type: ignore[index]
             latest = await ada.until(lambda s: 0 in s["to_move"] or s["over"], 30)
             assert not latest["may_undo"]
-            text = await ada.expect_error(
-                {"type": "undo", "version": latest["version"], "ref": 5}
-            )
+            text = await ada.expect_error({"type": "undo", "version": latest["version"], "ref": 5})
             assert text.startswith("cannot take back: another player has acted since"), text
 
     asyncio.run(scenario())
