@@ -90,6 +90,11 @@ def parse_budget(budget: str) -> tuple[int | None, float | None]:
 def _search(config: SearchConfig, budget: str, game_name: str, seed: int | None) -> Agent:
     if budget:
         config = config.with_budget(*parse_budget(budget))
+    if config.network:
+        from spielwerk.agents.network import NetworkAgent, load_model
+
+        model = load_model(game_name)
+        return NetworkAgent(model, iterations=config.iterations, seconds=config.seconds, seed=seed)
     compiled = _compiled(config, game_name, seed)
     if compiled is not None:
         return compiled
@@ -110,6 +115,7 @@ def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent |
         and config.leaf is None
         and config.lead_scale is None
         and not config.blueprint
+        and not config.network
     )
     if not plain:
         return None

@@ -233,3 +233,17 @@ def test_best_plays_whole_games_of_every_game(game: str, players: int) -> None:
     agents += [make_agent("random", game, seed=seat) for seat in range(1, players)]
     state = play_game(spielwerk.load(game), agents, seed=5)
     assert state.is_terminal()
+
+
+def test_tainted_grail_best_is_the_shipped_network_s_search() -> None:
+    """Tainted Grail's `best` is the search guided by the shipped network (its team won
+    0.987 of 600 deals, the heuristic team 0.943: docs/agents.md); a budget still applies."""
+    from spielwerk.agents.configs import best_config
+    from spielwerk.agents.network import NetworkAgent
+
+    assert best_config("tainted_grail").network
+    agent = make_agent("best", "tainted_grail", seed=0)
+    assert isinstance(agent, NetworkAgent) and agent.search.iterations == 10
+    timed = make_agent("best:0.2s", "tainted_grail", seed=0)
+    assert isinstance(timed, NetworkAgent) and timed.search.seconds == 0.2
+    assert "shipped network" in best_config("tainted_grail").describe()
