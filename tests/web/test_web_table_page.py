@@ -204,3 +204,26 @@ def test_play_again_opens_a_rematch_with_the_same_seats(server: Server, page: An
     page.wait_for_selector("#join-rematch")
     assert page.get_attribute("#join-rematch", "href") == f"/table/{new_id}"
     assert page.errors == []
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_what_a_move_changed_slides_in_unless_motion_is_reduced(
+    server: Server, browser: Any, reduced: bool
+) -> None:
+    """A card led to the trick arrives with a short slide and glow; under
+    `prefers-reduced-motion` the same piece is only outlined, nothing moves."""
+    created = server.create("witches", ["human", "random", "random"])
+    context = browser.new_context(reduced_motion="reduce" if reduced else "no-preference")
+    try:
+        page = context.new_page()
+        page.goto(server.base + created["seats"][0]["url"])
+        page.wait_for_function(READY.replace("#board [data-action-id]", "[data-action-id]"))
+        if page.locator("#board [data-action-id]").count():
+            page.locator("#board [data-action-id]").first.click()
+        flashed = """(wanted) => [...document.querySelectorAll('.flash')].some((e) => {
+            const names = getComputedStyle(e).animationName;
+            return wanted === 'none' ? names === 'none' : names.includes(wanted);
+        })"""
+        page.wait_for_function(flashed, arg="none" if reduced else "arrive", timeout=60_000)
+    finally:
+        context.close()
