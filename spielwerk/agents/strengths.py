@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spielwerk.agents.heuristics import heuristic_factory
+from spielwerk.core.data import read_toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +42,10 @@ NAMES = ("beginner", "club", "expert", "best")
 
 _SEARCH_FIRST = ("heuristic", "mcts:300", "mcts:1000", "best")
 """Where the plain search beats the heuristic (Witches, Tintenherz, Isolde)."""
-_HEURISTIC_FIRST = ("mcts:300", "mcts:1000", "heuristic", "best")
-"""Where the heuristic beats the plain search (Tintenblut, Tainted Grail)."""
+_HEURISTIC_FIRST = ("mcts:100", "mcts:300", "heuristic", "best")
+"""Where the heuristic beats the plain search (Tintenblut, Tainted Grail): more iterations
+of a search that loses to the heuristic only make the player wait (mcts:1000 thinks 1-2 s a
+move there), so the two weaker levels are the quick ones."""
 
 _ORDER: dict[str, tuple[str, ...]] = {
     "witches": _SEARCH_FIRST,
@@ -52,8 +55,21 @@ _ORDER: dict[str, tuple[str, ...]] = {
     "tainted_grail": _HEURISTIC_FIRST,
 }
 
-RATINGS: dict[str, dict[str, Rating]] = {}
-"""Per game and spec, the ratings measured by the ladder runs in docs/agents.md."""
+def _measured() -> dict[str, dict[str, Rating]]:
+    data = read_toml("spielwerk.agents", "ratings.toml")
+    return {
+        game: {
+            spec: Rating(float(r["mu"]), float(r["low"]), float(r["high"]))
+            for spec, r in table.items()
+            if isinstance(r, dict)
+        }
+        for game, table in data.items()
+    }
+
+
+RATINGS: dict[str, dict[str, Rating]] = _measured()
+"""Per game and spec, the ratings measured by the ladder runs (`ratings.toml`, written from
+bench/results/ladder-GAME by bench/ratings_from_ladders.py; docs/agents.md)."""
 
 
 def strengths(game_name: str) -> list[Strength]:

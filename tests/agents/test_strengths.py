@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import spielwerk
 from spielwerk.agents import make_agent
-from spielwerk.agents.strengths import NAMES, Rating, Strength, lobby_levels, strengths
+from spielwerk.agents.strengths import (
+    NAMES,
+    RATINGS,
+    Rating,
+    Strength,
+    lobby_levels,
+    strengths,
+)
 
 
 @pytest.mark.parametrize("game", spielwerk.list_games())
@@ -34,3 +44,37 @@ def test_a_measured_rating_shows_in_the_label() -> None:
     strength = Strength("club", "mcts:300", Rating(27.04, 25.5, 28.61))
     assert strength.label() == "Club (mcts:300), rating 27.0 [25.5-28.6]"
     assert Strength("best", "best").label() == "Best (best)"
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_shipped_ratings_are_the_ladder_runs_figures() -> None:
+    """ratings.toml holds exactly what bench/results/ladder-GAME/ladder.json measured (no
+    figure typed by hand, none left behind by a newer run)."""
+    ladders = sorted(ROOT.glob("bench/results/ladder-*/ladder.json"))
+    assert ladders, "no ladder run is recorded"
+    for path in ladders:
+        ladder = json.loads(path.read_text(encoding="utf-8"))
+        shipped = RATINGS[ladder["game"]]
+        measured = {r["entrant"]: r for r in ladder["ratings"]}
+        assert set(shipped) == set(measured)
+        for spec, rating in shipped.items():
+            row = measured[spec]
+            assert (rating.mu, rating.low, rating.high) == tuple(
+                round(row[k], 2) for k in ("mu", "low", "high")
+            )
+    assert set(RATINGS) == {json.loads(p.read_text())["game"] for p in ladders}
+
+
+@pytest.mark.parametrize("game", sorted(RATINGS))
+def test_the_strength_names_follow_the_measured_ratings(game: str) -> None:
+    """Beginner < club < expert < best in the game's own ladder, and the lobby says so."""
+    named = strengths(game)
+    assert all(s.rating is not None for s in named), "every named strength is rated"
+    mus = [s.rating.mu for s in named if s.rating is not None]
+    assert mus == sorted(mus), [(s.name, s.spec, s.rating) for s in named]
+    labels = {level["spec"]: level["label"] for level in lobby_levels(game)}
+    for strength in named:
+        assert labels[strength.spec] == strength.label()
+        assert "rating" in labels[strength.spec]
