@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import ipaddress
 import json
+import math
 import os
 import random
 import sys
@@ -819,6 +820,13 @@ def serve(
     bot_tables_per_address: Annotated[
         int, typer.Option(help="unfinished bot-only tables one address may run (0: no limit)")
     ] = 2,
+    abandon_after: Annotated[
+        float,
+        typer.Option(
+            help="hours without a move after which the lobby lists an unfinished table as "
+            "abandoned (0: never; nothing is deleted)"
+        ),
+    ] = 24.0,
 ) -> None:
     """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
     try:
@@ -848,6 +856,10 @@ def serve(
             raise UsageProblem(
                 "--evict-after, --max-idle-tables and --bot-tables-per-address must not be negative"
             )
+        if not (math.isfinite(abandon_after) and abandon_after >= 0):
+            raise UsageProblem(
+                f"--abandon-after must be a number of hours, 0 or more, not {abandon_after}"
+            )
         if not 0 < max_bot_seconds <= 600:
             raise UsageProblem(
                 f"--max-bot-seconds must be above 0 and at most 600, not {max_bot_seconds}"
@@ -868,6 +880,7 @@ def serve(
             max_idle_tables=max_idle_tables,
             max_bot_seconds=max_bot_seconds,
             bot_tables_per_address=bot_tables_per_address,
+            abandon_after_hours=abandon_after,
         )
     except Exception as error:  # e.g. an unreachable database or a bad URL
         if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(

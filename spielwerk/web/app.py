@@ -32,6 +32,7 @@ from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
+from spielwerk.web.lobby import DEFAULT_ABANDON_AFTER_HOURS, included_ids, lobby_entry
 from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import (
     CLIENT_MESSAGE,
@@ -118,6 +119,9 @@ class ServerSettings:
     """No bot thinks longer than this per move; slower specs are refused."""
     bot_tables_per_address: int = 2
     """Unfinished tables of bots only one client address may run at once (0: no limit)."""
+    abandon_after: float = DEFAULT_ABANDON_AFTER_HOURS * 3600
+    """Seconds without a step after which the lobby lists an unfinished table as abandoned
+    (0: never)."""
 
 
 def origin_allowed(headers: dict[bytes, bytes], allowed: tuple[str, ...]) -> bool:
@@ -373,9 +377,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return JSONResponse({**info, "data": component_data(game), "narration": narration})
 
     @app.get("/api/tables")
-    async def list_tables(request: Request) -> Response:
+    async def list_tables(request: Request, include: str | None = None) -> Response:
+        """The newest tables and those `include` names (comma-separated ids: the tables this
+        browser plays at), each with its lobby state, age and idle time."""
         try:
-            return JSONResponse(await hub_of(request).list_tables())
+            listed = await hub_of(request).list_tables(include=included_ids(include))
+            now = time.time()
+            return JSONResponse([lobby_entry(t, now, settings.abandon_after) for t in listed])
         except StorageError as error:
             log.error("listing tables: %s", error.__cause__ or error)
             return _error(503, "the database did not answer; try again")

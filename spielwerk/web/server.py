@@ -42,6 +42,7 @@ def serve(
     max_idle_tables: int = ServerSettings.max_idle_tables,
     max_bot_seconds: float = ServerSettings.max_bot_seconds,
     bot_tables_per_address: int = ServerSettings.bot_tables_per_address,
+    abandon_after_hours: float = ServerSettings.abandon_after / 3600,
 ) -> None:
     settings = ServerSettings(
         db_url=db_url or ServerSettings.db_url,
@@ -56,6 +57,7 @@ def serve(
         max_idle_tables=max_idle_tables,
         max_bot_seconds=max_bot_seconds,
         bot_tables_per_address=bot_tables_per_address,
+        abandon_after=abandon_after_hours * 3600,
     )
     Storage(settings.db_url).close()  # a bad URL or an unreachable database fails here, early
     config = uvicorn.Config(

@@ -71,6 +71,9 @@ tables_table = Table(
     Column("server_moves", Boolean, nullable=True, index=True),
     # The table of the rematch ("Play again"), once somebody asked for one.
     Column("rematch", String(32), nullable=True),
+    # When the last step was stored (the lobby calls a table idle that long "abandoned").
+    # Added after the first release: NULL in older rows and in tables without a step.
+    Column("last_step_at", Float, nullable=True),
 )
 
 seats_table = Table(
@@ -155,6 +158,8 @@ class TableRow:
     seats: tuple[SeatRow, ...]
     rematch: str | None = None
     """The id of this table's rematch, once one was started."""
+    last_step_at: float | None = None
+    """When the last step was stored (None: no step yet, or a row from an older version)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +286,7 @@ class Storage:
                         finished=finished,
                         to_move=_json_or_none(to_move),
                         server_moves=server_moves,
+                        last_step_at=time.time(),
                     )
                 )
                 if done.rowcount != 1:
@@ -409,12 +415,22 @@ class Storage:
             ).all()
         return [StoredAction(r.idx, r.actor, json.loads(r.action)) for r in rows]
 
-    def list_tables(self, limit: int = 100) -> list[TableRow]:
-        """The newest tables first, with their seats."""
+    def list_tables(self, limit: int = 100, include: Sequence[str] = ()) -> list[TableRow]:
+        """The newest tables first, with their seats, and the tables `include` names (those
+        that exist) however old they are."""
         with self._failing_as_storage_error("list tables"), self.engine.connect() as conn:
-            rows = conn.execute(
-                select(tables_table).order_by(tables_table.c.created_at.desc()).limit(limit)
-            ).all()
+            rows = list(
+                conn.execute(
+                    select(tables_table).order_by(tables_table.c.created_at.desc()).limit(limit)
+                ).all()
+            )
+            extra = set(include) - {r.id for r in rows}
+            if extra:
+                rows += conn.execute(
+                    select(tables_table)
+                    .where(tables_table.c.id.in_(sorted(extra)))
+                    .order_by(tables_table.c.created_at.desc())
+                ).all()
             ids = [r.id for r in rows]
             seats: dict[str, list[Any]] = {i: [] for i in ids}
             if ids:
@@ -468,6 +484,7 @@ def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
         to_move=json.loads(row["to_move"]) if row["to_move"] is not None else None,
         seats=tuple(_seat_row(s) for s in seats),
         rematch=row["rematch"],
+        last_step_at=float(row["last_step_at"]) if row["last_step_at"] is not None else None,
     )
 
 

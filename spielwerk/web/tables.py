@@ -912,12 +912,17 @@ class TableHub:
         return table_summary(row)
 
     # ------------------------------------------------------------------ lobby
-    async def list_tables(self, limit: int = 100) -> list[dict[str, Any]]:
-        rows = await self._in_db(self.storage.list_tables, limit)
+    async def list_tables(
+        self, limit: int = 100, include: Sequence[str] = ()
+    ) -> list[dict[str, Any]]:
+        """The newest `limit` tables and those `include` names (a browser's own), summed up."""
+        rows = await self._in_db(self.storage.list_tables, limit, include)
         listed = []
         for row in rows:
             live = self.tables.get(row.id)
-            listed.append(live_summary(live) if live is not None else table_summary(row))
+            entry = live_summary(live) if live is not None else table_summary(row)
+            entry["last_step_at"] = row.last_step_at  # the live copy's row is from its loading
+            listed.append(entry)
         return listed
 
 
@@ -939,6 +944,7 @@ def table_summary(row: TableRow) -> dict[str, Any]:
             for s in row.seats
         ],
         "created_at": row.created_at,
+        "last_step_at": row.last_step_at,
         "finished": row.finished,
         "steps": row.steps,
         "to_move": row.to_move,

@@ -1,7 +1,9 @@
 // The lobby: create a table (game, options, seats: human or a bot of some strength), get your
 // own seat's link and an invitation link for every other human seat, list the tables. Tokens
-// of seats taken in this browser are remembered in localStorage so their "Play" links appear
-// in the list.
+// of seats taken in this browser are remembered in localStorage: those tables are listed
+// first ("Your tables") with their "Play" links. Finished tables move to "Recent games" with
+// their replay; tables without a move for long (the server's --abandon-after) are folded away
+// under "Abandoned tables".
 import { h } from "/static/dom.js";
 
 const el = (id) => document.getElementById(id);
@@ -114,27 +116,89 @@ async function createTable(event) {
   loadTables();
 }
 
-async function loadTables() {
-  const tables = await (await fetch("/api/tables")).json();
-  const mine = remembered();
-  const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
-  if (!tables.length) {
-    el("tables").replaceChildren(h("span", { class: "muted", text: "No tables yet: create one above." }));
-    return;
-  }
-  el("tables").replaceChildren(h("table", { class: "tables" },
-    h("tr", {}, h("th", { text: "Game" }), h("th", { text: "Seats" }), h("th", { text: "State" }), h("th", { text: "" })),
-    tables.map((t) => {
+const STATE_TEXT = {
+  waiting: "waiting for players", playing: "playing", finished: "finished", abandoned: "abandoned",
+};
+
+/** "just now", "3 min ago", "5 h ago", "2 days ago" for a number of seconds. */
+function ago(seconds) {
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86400);
+  return `${days} day${days === 1 ? "" : "s"} ago`;
+}
+
+function seatChips(t, tokens, botLabels) {
+  return t.seats.map((s) => {
+    const who = s.kind === "bot" ? `bot ${botLabels[s.bot] || s.bot}`
+      : s.claimed ? (s.name || "a player") : "open";
+    const mine = tokens[s.seat] ? " (you)" : "";
+    const cls = s.kind === "bot" ? "bot" : s.claimed ? "human" : "human open";
+    return h("span", { class: `chip ${cls}`, "data-seat": s.seat, text: `Seat ${s.seat + 1}: ${who}${mine}` });
+  });
+}
+
+function stateChip(t) {
+  const words = t.state === "playing" ? `playing, step ${t.steps}`
+    : t.state === "abandoned" ? `abandoned (no move for ${ago(t.idle).replace(" ago", "")})`
+    : STATE_TEXT[t.state] || t.state;
+  return h("span", { class: `chip state ${t.state}`, "data-state": t.state, text: words });
+}
+
+/** One table of the list: a row per table, `recent` for finished games (ended when, replay). */
+function tableList(id, tables, mine, titles, botLabels, recent = false) {
+  return h("table", { class: "tables", id },
+    h("thead", {}, h("tr", {},
+      h("th", { text: recent ? "Ended" : "Started" }), h("th", { text: "Game" }),
+      h("th", { text: "Seats" }), h("th", { text: "State" }), h("th", { text: "" }))),
+    h("tbody", {}, tables.map((t) => {
       const tokens = mine[t.id] || {};
-      return h("tr", {},
-        h("td", { text: titles[t.game] || t.game }),
-        h("td", {}, t.seats.map((s) => h("span", { class: `chip ${s.kind}`, text: `${s.seat}: ${s.kind === "human" ? (s.name || "open seat") : s.bot}` }))),
-        h("td", {}, h("span", { class: `chip ${t.finished ? "done" : "live"}`, text: t.finished ? "finished" : `playing, step ${t.steps}` })),
-        h("td", {},
-          Object.entries(tokens).map(([seat, token]) =>
-            h("a", { href: `/table/${t.id}#token=${token}`, text: `Play seat ${seat} `, class: "play-link" })),
-          h("a", { href: `/table/${t.id}`, text: "Watch" })));
+      const own = Object.keys(tokens).length > 0;
+      return h("tr", { "data-table": t.id, class: own ? "own" : null },
+        h("td", { class: "age", text: ago(recent ? t.idle : t.age) }),
+        h("td", { class: "game", text: titles[t.game] || t.game }),
+        h("td", { class: "seat-cell" }, seatChips(t, tokens, botLabels)),
+        h("td", {}, stateChip(t)),
+        h("td", { class: "links" },
+          recent ? h("a", { href: `/table/${t.id}/replay`, class: "replay-link", text: "Replay" }) : null,
+          recent ? null : Object.entries(tokens).map(([seat, token]) =>
+            h("a", { href: `/table/${t.id}#token=${token}`, text: `Play seat ${Number(seat) + 1}`, class: "play-link" })),
+          h("a", { href: `/table/${t.id}`, text: recent ? "Final board" : "Watch" })));
     })));
+}
+
+function section(title, id, tables, ...rest) {
+  return tables.length ? [h("h3", { text: title }), tableList(id, tables, ...rest)] : [];
+}
+
+async function loadTables() {
+  const mine = remembered();
+  const include = Object.keys(mine).join(",");
+  const response = await fetch(`/api/tables${include ? `?include=${encodeURIComponent(include)}` : ""}`);
+  if (!response.ok) return;  // the database did not answer: keep the list as it was
+  const tables = await response.json();
+  const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
+  const botLabels = Object.fromEntries(games.flatMap((g) => g.bots.map((b) => [b.spec, b.label])));
+  const own = (t) => Object.keys(mine[t.id] || {}).length > 0;
+  const byOwn = (a, b) => Number(own(b)) - Number(own(a));
+  const unfinished = tables.filter((t) => t.state !== "finished");
+  const yours = unfinished.filter(own);
+  const others = unfinished.filter((t) => !own(t) && t.state !== "abandoned");
+  const abandoned = unfinished.filter((t) => !own(t) && t.state === "abandoned");
+  // Finished games, your own first, then the most recently ended.
+  const recent = tables.filter((t) => t.state === "finished").sort((a, b) => byOwn(a, b) || a.idle - b.idle);
+  const args = [mine, titles, botLabels];
+  el("tables").replaceChildren(...[
+    ...section("Your tables", "my-tables", yours, ...args),
+    ...section(yours.length ? "Other tables" : "Open and running tables", "open-tables", others, ...args),
+    yours.length || others.length ? null : h("p", { class: "muted", text: "No tables in play: create one above." }),
+    abandoned.length ? h("details", { class: "abandoned" },
+      h("summary", { text: `Abandoned tables (${abandoned.length}): no move for a long time` }),
+      tableList("abandoned-tables", abandoned, ...args)) : null,
+  ].filter(Boolean));
+  el("recent").replaceChildren(recent.length ? tableList("recent-games", recent, ...args, true)
+    : h("p", { class: "muted", text: "No finished games yet." }));
 }
 
 // A record file from this computer, opened in the replay viewer.
