@@ -334,6 +334,7 @@ class Storage:
                         finished=False,
                         to_move=_json_or_none(to_move),
                         server_moves=server_moves,
+                        last_step_at=time.time(),  # taking a move back is a move too
                     )
                 )
                 if done.rowcount != 1:
