@@ -31,6 +31,7 @@ from web_parts import Server
 import spielwerk
 from spielwerk.core.narration import game_narration
 from spielwerk.core.state import CHANCE, State
+from spielwerk.core.undo import last_step_by
 from spielwerk.web.storage import Storage
 from spielwerk.web.tables import deciders
 
@@ -89,6 +90,9 @@ def expected_state_message(
         "trouble": None,  # no failed write in this test
         "names": names,
         "devices": None if viewer is None else 1,  # one connection per seat here
+        "notice": None,  # nobody takes a move back here
+        "may_undo": viewer is not None and not over and last_step_by(state, viewer),
+        "rematch": None,
     }
     parsed: dict[str, Any] = json.loads(json.dumps(message))
     return parsed
