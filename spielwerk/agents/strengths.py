@@ -55,6 +55,7 @@ _ORDER: dict[str, tuple[str, ...]] = {
     "tainted_grail": _HEURISTIC_FIRST,
 }
 
+
 def _measured() -> dict[str, dict[str, Rating]]:
     data = read_toml("spielwerk.agents", "ratings.toml")
     return {
