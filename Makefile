@@ -3,12 +3,15 @@
 # file spielwerk.db (HOST=... PORT=... to change); it installs only what serving needs (the core
 # and the `web` extra), `make install` and `make test` everything (dev, kernels, ray, rl, web). The browser tests need Debian's chromium and
 # the PostgreSQL tests its server binaries: .ci/run installs both; without them those tests are
-# skipped (and fail when CI is set).
+# skipped (and fail when CI is set); so are the accessibility tests without npm (axe-core).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 RUN_STAMP := $(VENV)/.run-stamp
+# axe-core, the accessibility checker the browser tests load into the pages: npm ci installs
+# exactly the version tests/web/package-lock.json pins (skipped with a note if npm is missing).
+AXE := tests/web/node_modules/axe-core/axe.min.js
 
 .PHONY: install run test lint bench-winrates clean
 
@@ -19,7 +22,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m spielwerk.agents.kernel_mcts  # compile the Numba kernels once (cached)
 	touch $(STAMP)
 
-install: $(STAMP)
+$(AXE): tests/web/package.json tests/web/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix tests/web --ignore-scripts --no-audit --no-fund --loglevel=error && touch $(AXE); \
+	else echo "npm is missing: the accessibility tests will be skipped (.ci/run installs it)"; fi
+
+install: $(STAMP) $(AXE)
 
 # Serving needs the core and the web extra only; after a full install there is nothing to add.
 $(RUN_STAMP): pyproject.toml
@@ -34,7 +42,7 @@ PORT ?= 8000
 run: $(RUN_STAMP)  # the server prints the lobby's URL once it listens; Ctrl-C stops it
 	$(BIN)/spielwerk serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
+test: $(STAMP) $(AXE)
 	$(BIN)/python -m pytest -n 2 -q
 
 lint: $(STAMP)
@@ -46,4 +54,4 @@ bench-winrates: $(STAMP)
 	$(BIN)/python bench/winrates.py --games 400 --jobs 2
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/web/node_modules

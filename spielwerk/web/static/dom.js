@@ -40,7 +40,7 @@ export function legalControl(node, entry, act) {
   node.setAttribute("data-action-id", String(entry.id));
   node.setAttribute("role", "button");
   node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", entry.text);
+  node.setAttribute("aria-label", accessibleName(node, entry.text));
   const title = node.namespaceURI === SVG_NS ? s("title", { text: entry.text }) : null;
   if (title) node.prepend(title); else node.title = entry.text;
   const fire = (event) => { event.preventDefault(); act(entry.action); };
@@ -49,6 +49,28 @@ export function legalControl(node, entry, act) {
     if (event.key === "Enter" || event.key === " ") fire(event);
   });
   return node;
+}
+
+/** What a control is called for a screen reader: what the piece shows, in the order it is drawn,
+ * then the action when it says more ("6 6 red: plays red-6"), so that the visible label is part
+ * of the name (WCAG 2.5.3, "label in name"). */
+function accessibleName(node, action) {
+  const what = action.replace(/^seat \d+ /, "");
+  let shown;
+  if (node.namespaceURI === SVG_NS) {
+    const pieces = [];
+    for (const text of node.querySelectorAll("text")) {
+      // the text as drawn (not a <title> inside it); a space after it keeps words apart
+      const drawn = [...text.childNodes].filter((c) => c.nodeType === Node.TEXT_NODE).map((c) => c.nodeValue).join("").trim();
+      if (drawn) pieces.push(drawn);
+      text.after(" ");
+    }
+    shown = pieces.join(" ");
+  } else {
+    shown = node.textContent.trim().replace(/\s+/g, " ");
+  }
+  if (!shown || shown === what || what.startsWith(`${shown} `)) return what;
+  return `${shown}: ${what}`;
 }
 
 /** Index legal actions by a key built from their JSON form, e.g. "play:red-7". */
@@ -95,9 +117,32 @@ export function cardBack(count = null, cls = "card") {
 
 export function plural(n, noun) { return `${n} ${noun}${n === 1 ? "" : "s"}`; }
 
-/** Seat colours, the same in every game: a seat's disc, figure or marker. */
+/** Seat colours, the same in every game: a seat's disc, figure or marker. Colour is never the
+ * only sign: every marker also carries the seat's number (counted from 1) and its own shape. */
 export const SEAT_COLOURS = ["#d62828", "#1d6fd1", "#2a9d4b", "#e0a100", "#8e44ad", "#1b998b"];
 export function seatColour(p) { return SEAT_COLOURS[p % SEAT_COLOURS.length]; }
+/** The ink on a seat's colour that reads best (dark on the light yellow). */
+export function seatInk(p) { return p % SEAT_COLOURS.length === 3 ? "#111" : "#fff"; }
+const SEAT_SHAPES = ["circle", "square", "diamond", "triangle", "hexagon", "circle"];
+export function seatShape(p) { return SEAT_SHAPES[p % SEAT_SHAPES.length]; }
+
+/** A seat's marker on a board: its shape in its colour with its number, centred at (cx, cy),
+ * `r` its radius; `fill` overrides the colour (a fallen figure in grey). */
+export function seatMarker(p, cx, cy, r, { fill = null, label = null } = {}) {
+  const colour = fill || seatColour(p);
+  const attrs = { fill: colour, stroke: "#111", "stroke-width": Math.max(0.8, r / 6) };
+  const shape = seatShape(p);
+  const poly = (points) => s("polygon", { ...attrs, points: points.map(([x, y]) => `${(cx + x * r).toFixed(2)},${(cy + y * r).toFixed(2)}`).join(" ") });
+  const body = shape === "square" ? s("rect", { ...attrs, x: cx - r * 0.9, y: cy - r * 0.9, width: r * 1.8, height: r * 1.8, rx: r * 0.2 })
+    : shape === "diamond" ? poly([[0, -1.15], [1.15, 0], [0, 1.15], [-1.15, 0]])
+      : shape === "triangle" ? poly([[0, -1.2], [1.15, 0.85], [-1.15, 0.85]])
+        : shape === "hexagon" ? poly([[0, -1.1], [0.95, -0.55], [0.95, 0.55], [0, 1.1], [-0.95, 0.55], [-0.95, -0.55]])
+          : s("circle", { ...attrs, cx, cy, r });
+  const text = label === null ? String(p + 1) : label;
+  const dy = shape === "triangle" ? r * 0.5 : r * 0.38;
+  return s("g", { class: "seat-marker", "data-mark": String(p + 1) }, body,
+    s("text", { x: cx, y: cy + dy, "text-anchor": "middle", "font-size": (r * (text.length > 1 ? 1.05 : 1.35)).toFixed(2), "font-weight": 700, fill: fill ? "#fff" : seatInk(p), "aria-hidden": "true", text }));
+}
 
 /** A face-up card: a title at the top, a big mark in the middle, a footer; `colour` frames it. */
 export function faceCard({ title = "", big = "", footer = "", colour = "#444", cls = "card", tip = null, data = {} }) {
@@ -114,5 +159,5 @@ export function faceCard({ title = "", big = "", footer = "", colour = "#444", c
 
 /** The name of a seat as a coloured chip. */
 export function seatChip(p, seatName) {
-  return h("span", { class: "seat-chip", style: { "--seat": seatColour(p) }, text: seatName(p) });
+  return h("span", { class: "seat-chip", "data-mark": String(p + 1), "data-shape": seatShape(p), style: { "--seat": seatColour(p), "--seat-ink": seatInk(p) }, text: seatName(p) });
 }

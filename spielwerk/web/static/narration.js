@@ -1,6 +1,6 @@
 // What the table page and the replay viewer share: seat names (counted from 1), the game's
 // narration in words, what an event highlights on the board, and the result's breakdown.
-import { h, seatColour } from "/static/dom.js";
+import { h, seatColour, seatChip } from "/static/dom.js";
 
 const SEAT_KEYS = new Set(["seat", "winner", "victim", "seats"]);
 const isSeatKey = (key) => SEAT_KEYS.has(key) || key.endsWith("_seat");
@@ -88,7 +88,7 @@ export function resultNodes(result, explained, seatName, words) {
     h("table", { class: "breakdown" },
       h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "How" }), h("th", { text: "" })),
       rows.map((row) => h("tr", { "data-seat": row.seat },
-        h("td", {}, h("span", { class: "seat-chip", style: { "--seat": seatColour(row.seat) }, text: seatName(row.seat) })),
+        h("td", {}, seatChip(row.seat, seatName)),
         h("td", { class: "total", text: String(row.total) }),
         h("td", { class: "parts" }, row.parts.map((ev) => h("div", { "data-part": ev.key, text: words(ev) }))),
         h("td", { text: winners.includes(row.seat) ? "winner" : "" })))),

@@ -384,6 +384,20 @@ function render() {
   colourSeats(ui.board);
   applyFlashes();
   renderActions();
+  keepFocus();
+}
+
+// Keyboard play: a redraw replaces the control that had the focus; the focus then goes to the
+// first control of the new state instead of back to the top of the page.
+let keyboardUser = false;
+document.addEventListener("keydown", (event) => { if (["Tab", "Enter", " "].includes(event.key)) keyboardUser = true; });
+document.addEventListener("pointerdown", () => { keyboardUser = false; });
+
+function keepFocus() {
+  const focused = document.activeElement;
+  if (!keyboardUser || (focused && focused !== document.body)) return;
+  const next = document.querySelector("#board [data-action-id], #actions [data-action-id]:not([disabled])");
+  if (next) next.focus();
 }
 
 function rememberSeat(seat, seatToken, id = tableId) {

@@ -5,7 +5,7 @@
 // ✦ beside it) or to send Staubfinger there; the reward rows, the advantage cards and the
 // turn's other choices are buttons beside the map. Names and rewards come from the game's
 // component data; the places on the drawing are chosen here, only for the picture.
-import { h, s, legalControls, seatColour, seatChip, plural } from "/static/dom.js";
+import { h, s, legalControls, seatMarker, seatChip, plural } from "/static/dom.js";
 
 const PLACES = {
   grenze: [70, 62], hof: [205, 36], ombra: [345, 62], siechenhaus: [345, 252], nachtburg: [70, 252],
@@ -49,7 +49,7 @@ function mapSvg(view, ctx, control) {
     const figures = here.map((p, i) =>
       s("g", { "data-seat": p },
         s("title", { text: seatName(p) }),
-        s("circle", { cx: x - 14 + i * 10, cy: y - 21, r: 5.5, fill: seatColour(p), stroke: "#111", "stroke-width": 1 })));
+        seatMarker(p, x - 14 + i * 12, y - 22, 5.5)));
     const marks = [];
     if (view.staubfinger === key) {
       marks.push(s("g", {}, s("title", { text: "Staubfinger" }),
@@ -73,7 +73,7 @@ function mapSvg(view, ctx, control) {
     const viaInkworld = control(badge, `play:tintenwelt:${key}`);
     return [node, viaInkworld.classList.contains("legal") ? viaInkworld : null];
   });
-  return s("svg", { class: "ink-map", viewBox: "0 0 410 290", role: "img", "aria-label": "the map" },
+  return s("svg", { class: "ink-map", viewBox: "0 0 410 290", role: "group", "aria-label": "the map" },
     s("rect", { x: 0, y: 0, width: 410, height: 290, rx: 12, fill: "#efe4c8" }),
     roads, nodes);
 }
@@ -106,7 +106,7 @@ function trackSvg(view, ctx) {
       const score = view.scores[p];
       stones.push(s("g", { "data-seat": p },
         s("title", { text: `${seatName(p)}: ${score}${score >= length ? ` (lap ${Math.floor(score / length) + 1})` : ""}` }),
-        s("circle", { cx: c + rr * Math.cos(angle), cy: c + rr * Math.sin(angle), r: 5, fill: seatColour(p), stroke: "#111" })));
+        seatMarker(p, c + rr * Math.cos(angle), c + rr * Math.sin(angle), 5)));
     });
   }
   const status = view.final_round ? "final round" : view.end_triggered ? "end triggered" : `round ${view.round}`;

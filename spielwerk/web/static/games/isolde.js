@@ -2,7 +2,7 @@
 // ahead), the round, the shields, and this seat's cards. Click a card to keep it in the draft
 // or to play it (a combat card: its joust or tourney chip), a board to move your disc there
 // (Isolde's reward, the advanced start player's "on top").
-import { h, s, legalControls, seatColour, seatChip, faceCard, cardBack, plural } from "/static/dom.js";
+import { h, s, legalControls, seatMarker, seatChip, faceCard, cardBack, plural } from "/static/dom.js";
 
 const TYPE_COLOURS = {
   isolde: "#b0307f", combat: "#c0392b", studies: "#11808f", king: "#b7860b",
@@ -63,11 +63,11 @@ function boardsPanel(view, control) {
     const discs = [];
     for (const [space, stack] of stacks) {
       stack.forEach((disc, level) => {
-        const cx = space * cell + cell / 2, cy = 28 - level * 5;
+        const cx = space * cell + cell / 2, cy = 29 - level * 7.5;
         discs.push(s("g", { "data-seat": disc.seat },
-          s("title", { text: `seat ${disc.seat}: ${disc.distance} travelled${disc.laps ? `, ${plural(disc.laps, "lap")}` : ""}` }),
-          s("ellipse", { cx, cy, rx: 7.5, ry: 4.5, fill: seatColour(disc.seat), stroke: "#222", "stroke-width": 0.8 }),
-          disc.laps ? s("text", { x: cx + 6, y: cy - 3, "font-size": 7, "font-weight": 700, fill: "#222", text: "+".repeat(Math.min(disc.laps, 3)) }) : null));
+          s("title", { text: `seat ${disc.seat + 1}: ${disc.distance} travelled${disc.laps ? `, ${plural(disc.laps, "lap")}` : ""}` }),
+          seatMarker(disc.seat, cx, cy, 4.6),
+          disc.laps ? s("text", { x: cx + 5, y: cy - 2, "font-size": 7, "font-weight": 700, fill: "#222", text: "+".repeat(Math.min(disc.laps, 3)) }) : null));
       });
     }
     const row = h("div", { class: `isolde-board${board.scored_this_round ? " scored" : ""}`, "data-board": board.board },

@@ -4,7 +4,7 @@
 // with health, energy, terror, food, attributes and items, and the day's events. Click a
 // location to travel there, your own location to explore it, an action of the place or an item
 // to use it, an option to choose it. Everything is public: all seats see the same table.
-import { h, s, legalControls, seatColour, seatChip, plural } from "/static/dom.js";
+import { h, s, legalControls, seatMarker, seatChip, plural } from "/static/dom.js";
 
 const CELL_W = 96, CELL_H = 72, PAD = 10;
 
@@ -89,11 +89,10 @@ function mapSvg(view, ctx, control) {
       const c = view.characters[p];
       tokens.push(s("g", { "data-character": c.id },
         s("title", { text: `${c.name} (${seatName(p)})` }),
-        s("circle", { cx: cx - 18 + i * 14, cy: cy + 8, r: 7, fill: c.fallen ? "#777" : seatColour(p), stroke: "#111", "stroke-width": 1.2 }),
-        s("text", { x: cx - 18 + i * 14, y: cy + 11, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff", text: c.name[0] })));
+        seatMarker(p, cx - 18 + i * 14, cy + 8, 7, { fill: c.fallen ? "#777" : null })));
     });
   }
-  return s("svg", { class: "grail-map", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `map of ${view.scenario}` },
+  return s("svg", { class: "grail-map", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": `map of ${view.scenario}` },
     s("defs", {}, s("marker", { id: "grail-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
       s("path", { d: "M0 0 L10 5 L0 10 z", fill: "#d9c48f" }))),
     s("rect", { x: 0, y: 0, width, height, rx: 12, fill: "#1f3324" }),
@@ -175,7 +174,7 @@ function eventsPanel(view) {
       counters.length ? [h("dt", { text: "counters" }), h("dd", { text: counters.map(([k, v]) => `${k} ${v}`).join(", ") })] : null,
       view.flags.length ? [h("dt", { text: "flags" }), h("dd", { text: view.flags.join(", ") })] : null),
     h("h3", { text: "Chronicle" }),
-    h("ol", { class: "chronicle", start: Math.max(1, view.log_size - view.log.length + 1) }, view.log.map((line) => h("li", { text: line }))));
+    h("ol", { class: "chronicle", tabindex: 0, "aria-label": "Chronicle", start: Math.max(1, view.log_size - view.log.length + 1) }, view.log.map((line) => h("li", { text: line }))));
 }
 
 export function render(ctx) {
