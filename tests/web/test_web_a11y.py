@@ -42,6 +42,8 @@ def axe_source() -> str:
 def violations(page: Any, source: str) -> list[str]:
     """axe-core's serious and critical findings on the page as it is drawn now, one line each
     (rule, what it asks, the first offending elements)."""
+    # What a move changed slides in and glows for a moment: colours are judged once it is still.
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.evaluate(source)  # through the devtools protocol: the page's CSP stays as it is
     found = page.evaluate(RUN_AXE)
