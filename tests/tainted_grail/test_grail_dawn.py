@@ -218,7 +218,8 @@ def test_guardians_move_with_the_die_along_joined_paths_and_attack_at_once() -> 
     arrow, where Ada stands."""
     state = new_game(1)
     finish_day(state, event="storm", guardian="N")
-    assert any("guardian die for the Wolf: N, it stays at East" in line for line in state.log)
+    stays = "The guardian die for the Wolf shows north, but no path leads north: it stays at East"
+    assert stays in state.log
     finish_day(state, event="call", guardian="W")
     assert pending(state) == "choose"
     assert state.view(None)["guardians"] == [{"id": "wolf", "name": "the Wolf", "location": "home"}]
@@ -237,7 +238,8 @@ def test_a_guardian_does_not_move_to_a_neighbour_without_an_arrow() -> None:
     act(state, "pass")
     finish_day(state, event="storm", guardian="W")
     assert state.view(None)["guardians"][0]["location"] == "home"
-    assert any("guardian die for the Wolf: W, it stays at Home" in line for line in state.log)
+    stays = "The guardian die for the Wolf shows west, but no path leads west: it stays at Home"
+    assert stays in state.log
 
 
 def test_a_guardian_does_not_move_onto_a_card_that_is_not_on_the_grid() -> None:
@@ -266,14 +268,15 @@ def test_guardians_move_in_id_order() -> None:
     act(state, "eat")
     act(state, "event", event="storm")
     assert pending(state) == "gdie" and state.pending[1] == 0
-    assert state.describe(state.legal_actions()[0], None).startswith("guardian die for the Wolf")
+    roll = state.describe(state.legal_actions()[0], None)
+    assert roll.startswith("the guardian die for the Wolf shows")
     act(state, "guardian_die", face="stay")
     assert pending(state) == "gdie" and state.pending[1] == 1
     act(state, "guardian_die", face="stay")
-    dice = [line for line in state.log if line.startswith("guardian die for")]
-    assert [line.split(":")[0] for line in dice] == [
-        "guardian die for the Wolf",
-        "guardian die for the Ghost",
+    dice = [line for line in state.log if line.startswith("The guardian die for")]
+    assert dice == [
+        "The guardian die for the Wolf says stay: it stays at East",
+        "The guardian die for the Ghost says stay: it stays at Corner",
     ]
 
 

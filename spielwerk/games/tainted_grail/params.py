@@ -16,6 +16,8 @@ STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 STAY = "stay"
 GUARDIAN_FACES = (*DIRECTIONS, STAY)
 """Every face a guardian die may show."""
+FACE_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+"""A direction face in words (the log and the action texts speak in sentences)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from spielwerk.games.tainted_grail.actions import (
     SKIP_IMPROVEMENT,
     WAIT,
 )
-from spielwerk.games.tainted_grail.params import GUARDIAN_FACES, PARAMS, STAY, STEP
+from spielwerk.games.tainted_grail.params import FACE_WORDS, GUARDIAN_FACES, PARAMS, STAY, STEP
 from spielwerk.games.tainted_grail.scenario import (
     Condition,
     Cost,
@@ -911,10 +911,18 @@ class TaintedGrailState(State):
             if target < 0 or not self.on_grid[target] or target not in place.arrows:
                 target = -1
         if target < 0:
-            self._say(f"guardian die for {guardian.name}: {face}, it stays at {place.name}")
+            die = f"The guardian die for {guardian.name}"
+            if face == STAY:
+                self._say(f"{die} says stay: it stays at {place.name}")
+            else:
+                word = FACE_WORDS[face]
+                self._say(f"{die} shows {word}, but no path leads {word}: it stays at {place.name}")
             return
         self.guardian_at[g] = target
-        self._say(f"guardian die for {guardian.name}: {face}, to {sc.locations[target].name}")
+        self._say(
+            f"The guardian die for {guardian.name} shows {FACE_WORDS[face]}: it moves to "
+            f"{sc.locations[target].name}"
+        )
         met = [c for c in range(self.num_players) if self.location_of(c) == target]
         self._schedule(*[("encounter", g, (c,)) for c in met])
 
@@ -1328,7 +1336,9 @@ class TaintedGrailState(State):
         pending = self.pending
         if aid >= lay.guardian_die:
             name = sc.guardians[pending[1]].name if pending else "a guardian"
-            return f"guardian die for {name}: {GUARDIAN_FACES[aid - lay.guardian_die]}"
+            face = GUARDIAN_FACES[aid - lay.guardian_die]
+            shows = "stay" if face == STAY else FACE_WORDS[face]
+            return f"the guardian die for {name} shows {shows}"
         if aid >= lay.roll:
             value = aid - lay.roll + 1
             if pending and pending[0] == "roll":

@@ -22,6 +22,11 @@ function shortName(location) {
   return location ? location.name.split(" ").at(-1) : "Tintenwelt";
 }
 
+/** A place's three letters inside its circle on the map (the legend spells them out). */
+function abbreviation(place) {
+  return shortName(place).slice(0, 3);
+}
+
 function rowText(row) {
   return (row || []).map(([what, count]) => `${count} ${TILE_NAMES[what] || what}`).join(" + ");
 }
@@ -54,16 +59,17 @@ function mapSvg(view, ctx, control) {
     if (view.staubfinger === key) {
       marks.push(s("g", {}, s("title", { text: "Staubfinger" }),
         s("rect", { x: x + 16, y: y - 2, width: 12, height: 12, rx: 2, fill: "#777", stroke: "#222" }),
-        s("text", { x: x + 22, y: y + 7.5, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: "#fff", text: "S" })));
+        s("text", { x: x + 22, y: y + 7.5, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff", text: "St" })));
     }
     if (view.white_women !== null && view.white_women !== undefined && view.positions[view.white_women] === key) {
       marks.push(s("g", {}, s("title", { text: `the White Women (with ${seatName(view.white_women)})` }),
         s("circle", { cx: x - 18, cy: y + 2, r: 5, fill: "#fff", stroke: "#555" })));
     }
     const node = s("g", { class: "location", "data-location": key },
+      // the name first: a control's name reads as drawn, and on a phone only the letters show
+      s("text", { class: "place-label name", x, y: y + 27, "text-anchor": "middle", "font-weight": 600, fill: "#222", text: place.name }),
       s("circle", { cx: x, cy: y, r: 14, fill: "#fffaf0", stroke: colour, "stroke-width": 3 }),
-      s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: colour, text: shortName(place).slice(0, 3) }),
-      s("text", { x, y: y + 26, "text-anchor": "middle", "font-size": 8, "font-weight": 600, fill: "#222", text: place.name }),
+      s("text", { class: "place-label abbr", x, y: y + 4, "text-anchor": "middle", "font-weight": 700, fill: colour, text: abbreviation(place) }),
       figures, marks);
     control(node, `play:${key}`);
     control(node, `staubfinger:${key}`);
@@ -115,6 +121,16 @@ function trackSvg(view, ctx) {
     s("text", { x: c, y: c - 6, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#333", text: status }),
     s("text", { x: c, y: c + 8, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: `${track.white_women}: White Women` }),
     s("text", { x: c, y: c + 18, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: `${track.end_trigger}: the end begins` }));
+}
+
+/** Every abbreviation and sign of the board spelled out: the map's places (their names are
+ * hidden on a phone, where the circles' letters are drawn larger), its marks, the tiles. */
+function legend(data) {
+  const places = (data.locations || []).map((l) => `${abbreviation(l)} ${l.name}`).join(" · ");
+  return h("div", { class: "small legend" },
+    h("p", { class: "map-places" }, h("strong", { text: "Places: " }), places),
+    h("p", {}, h("strong", { text: "Map: " }), "St Staubfinger · ○ the White Women (beside the seat that has them) · ✦ travel there through the Tintenwelt · dashed line: the secret path, Staubfinger only · numbered shapes: the seats' figures"),
+    h("p", {}, h("strong", { text: "Tiles: " }), Object.entries(TILE_NAMES).filter(([k]) => k !== "V").map(([k, v]) => `${k} ${v}`).join(" · ")));
 }
 
 function tiles(counts, control, prefix) {
@@ -216,7 +232,7 @@ export function render(ctx) {
       h("span", { class: "muted", text: `villain deck ${view.villain_deck.join("/")} · advantage deck ${view.advantage_deck}` })));
   const boards = h("div", { class: "ink-boards" }, mapSvg(view, ctx, control), trackSvg(view, ctx));
   return {
-    node: h("div", { class: "inkspell" }, head, boards, turnPanel(view, ctx, control), seatPanels(view, ctx, control)),
+    node: h("div", { class: "inkspell" }, head, boards, legend(ctx.data), turnPanel(view, ctx, control), seatPanels(view, ctx, control)),
     handled,
   };
 }

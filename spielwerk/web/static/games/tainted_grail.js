@@ -27,6 +27,23 @@ function centre(x, y) {
   return [PAD + (x - origin[0]) * CELL_W + CELL_W / 2, PAD + (y - origin[1]) * CELL_H + CELL_H / 2];
 }
 
+/** A place's name in at most two lines that fit `width` (SVG units), and the font size: words
+ * go to the second line when the first would be too wide; a long word makes the type smaller. */
+function fitName(name, width) {
+  const chars = (text, size) => text.length * size * 0.6;
+  for (const size of [8.5, 7.5, 6.5]) {
+    const words = name.split(" ");
+    const lines = [""];
+    for (const word of words) {
+      const line = lines.at(-1) ? `${lines.at(-1)} ${word}` : word;
+      if (chars(line, size) <= width || !lines.at(-1)) lines[lines.length - 1] = line;
+      else lines.push(word);
+    }
+    if (lines.length <= 2 && lines.every((l) => chars(l, size) <= width)) return { lines, size };
+  }
+  return { lines: [name], size: 6.5 };
+}
+
 function mapSvg(view, ctx, control) {
   const { seatName } = ctx;
   const used = [...view.locations, ...view.characters];
@@ -56,22 +73,31 @@ function mapSvg(view, ctx, control) {
       links.push(s("line", { x1, y1, x2, y2, stroke: "#d9c48f", "stroke-width": 4, "stroke-linecap": "round", "marker-end": both ? null : "url(#grail-arrow)" }));
     }
   }
+  // A tile (84 x 60): the name on one or two lines at the top; characters (left) and guardians
+  // (right) in the middle row; the menhir and its light, markers, a place action and "can be
+  // explored" in the bottom row. Nothing is drawn over the name, no text leaves the tile.
   const places = view.locations.map((place) => {
     const [cx, cy] = centre(place.x, place.y);
     const x = cx - CELL_W / 2 + 6, y = cy - CELL_H / 2 + 6, w = CELL_W - 12, hgt = CELL_H - 12;
     const menhir = view.menhirs.find((m) => m.location === place.id);
     const guardians = view.guardians.filter((g) => g.location === place.id);
+    const { lines, size } = fitName(place.name, w - 6);
+    const bottom = y + hgt - 5;
+    const actions = place.actions.map((a) => a.label).join("; ");
     const node = s("g", { class: "location", "data-location": place.id },
-      s("rect", { x, y, width: w, height: hgt, rx: 8, fill: place.in_range ? "#f6efd9" : "#c9c2b0", stroke: "#6b5a2e", "stroke-width": 1.5 }),
-      s("text", { x: cx, y: y + 13, "text-anchor": "middle", "font-size": 8.5, "font-weight": 700, fill: "#2b2340", text: place.name }),
-      place.explore ? s("text", { x: x + w - 8, y: y + hgt - 5, "text-anchor": "middle", "font-size": 10, fill: "#7a3e9d", text: "?" }, s("title", { text: "can be explored" })) : null,
-      place.actions.length ? s("text", { x: x + 5, y: y + hgt - 5, "font-size": 7, fill: "#555", text: place.actions.map((a) => a.label).join(" · ").slice(0, 26) }) : null,
-      place.instant_markers ? s("text", { x: cx, y: y + 24, "text-anchor": "middle", "font-size": 7, fill: "#555", text: `${plural(place.instant_markers, "marker")}` }) : null,
-      menhir ? s("g", {}, s("title", { text: `menhir ${menhir.id}: dial ${menhir.dial}` }),
-        s("path", { d: `M${x + 6} ${y + hgt - 4} l5 -16 l5 16 z`, fill: "#5d6d7e", stroke: "#222" }),
-        s("text", { x: x + 11, y: y + hgt - 22, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#1d6fd1", text: String(menhir.dial) })) : null,
-      guardians.map((g, i) => s("g", {}, s("title", { text: `guardian: ${g.name}` }),
-        s("rect", { x: x + w - 18 - i * 12, y: y + 17, width: 10, height: 10, fill: "#8b0000", stroke: "#111", transform: `rotate(45 ${x + w - 13 - i * 12} ${y + 22})` }))));
+      s("title", { text: [place.name, actions ? `place action: ${actions}` : null, place.explore ? "can be explored" : null].filter(Boolean).join(". ") }),
+      s("rect", { class: "tile", x, y, width: w, height: hgt, rx: 8, fill: place.in_range ? "#f6efd9" : "#c9c2b0", stroke: "#6b5a2e", "stroke-width": 1.5 }),
+      lines.map((line, i) => s("text", { class: "label", x: cx, y: y + 11 + i * (size + 1.5), "text-anchor": "middle", "font-size": size, "font-weight": 700, fill: "#2b2340", text: line })),
+      menhir ? s("g", { class: "icon" }, s("title", { text: `a menhir, its light ${menhir.dial}` }),
+        s("path", { d: `M${x + 5} ${bottom + 1} l4.5 -12 l4.5 12 z`, fill: "#5d6d7e", stroke: "#222" }),
+        s("text", { x: x + 16, y: bottom, "font-size": 8.5, "font-weight": 700, fill: "#1d4f91", text: String(menhir.dial) })) : null,
+      place.instant_markers ? s("g", { class: "icon" }, s("title", { text: plural(place.instant_markers, "marker") }),
+        s("circle", { cx: x + 33, cy: bottom - 3, r: 3.5, fill: "#b7860b", stroke: "#222", "stroke-width": 0.8 }),
+        s("text", { x: x + 38.5, y: bottom, "font-size": 8, fill: "#333", text: String(place.instant_markers) })) : null,
+      actions ? s("text", { class: "icon", x: x + w - 22, y: bottom, "text-anchor": "middle", "font-size": 9, fill: "#7a3e9d", text: "★" }, s("title", { text: `place action: ${actions}` })) : null,
+      place.explore ? s("text", { class: "icon", x: x + w - 8, y: bottom, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#7a3e9d", text: "?" }, s("title", { text: "can be explored" })) : null,
+      guardians.map((g, i) => s("g", { class: "icon" }, s("title", { text: `guardian: ${g.name}` }),
+        s("rect", { x: x + w - 14 - i * 13, y: y + 29, width: 8, height: 8, fill: "#8b0000", stroke: "#111", transform: `rotate(45 ${x + w - 10 - i * 13} ${y + 33})` }))));
     control(node, `travel:${place.id}`);
     if (acting && acting.location === place.id) control(node, "explore");
     return node;
@@ -89,7 +115,7 @@ function mapSvg(view, ctx, control) {
       const c = view.characters[p];
       tokens.push(s("g", { "data-character": c.id },
         s("title", { text: `${c.name} (${seatName(p)})` }),
-        seatMarker(p, cx - 18 + i * 14, cy + 8, 7, { fill: c.fallen ? "#777" : null })));
+        seatMarker(p, cx - CELL_W / 2 + 16 + i * 14, cy + 3, 6, { fill: c.fallen ? "#777" : null })));
     });
   }
   return s("svg", { class: "grail-map", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": `map of ${view.scenario}` },
@@ -124,7 +150,7 @@ function characterCards(view, ctx, control) {
       meter("health", c.health, c.max_health, "#c0392b"),
       meter("energy", c.energy, c.max_energy, "#e0a100"),
       meter("terror", c.terror, c.terror_limit, "#6c3483"),
-      h("div", { class: "small", text: `food ${c.food} · xp ${c.xp} · ${Object.entries(c.attributes).map(([k, v]) => `${k} ${v}`).join(" · ")}` }),
+      h("div", { class: "small", text: `food ${c.food} · experience ${c.xp} · ${Object.entries(c.attributes).map(([k, v]) => `${k} ${v}`).join(" · ")}` }),
       h("div", { class: "row" }, items),
       c.improvements.length ? h("div", { class: "small muted", text: `improvements: ${c.improvements.join(", ")}` }) : null);
   }));
@@ -142,7 +168,8 @@ function decisionPanel(view, ctx, control, isHandled) {
     parts.push(h("p", { text: `${view.characters[decision.members[0]].name} ${decision.action === "travel" ? "travels" : "begins"} ${decision.target ? `(${decision.target})` : ""}: join?` }));
   } else if (decision && decision.character !== undefined) {
     const who = view.characters[decision.character];
-    parts.push(h("p", { class: "small", text: `${who.name} (${seatName(decision.character)}): ${{ act: "act or pass", rest: "rest for the night", improve: "buy an improvement", equip: "equip items" }[decision.kind] || decision.kind}` }));
+    const task = { act: "act or pass", rest: "rest for the night", improve: "buy an improvement", equip: "equip items" }[decision.kind] || decision.kind;
+    parts.push(h("p", { class: "small", text: `${seatName(decision.character)}, ${who.name}: ${task}` }));
   }
   const acting = decision && decision.character !== undefined ? view.characters[decision.character] : null;
   if (acting) {
@@ -162,19 +189,26 @@ function decisionPanel(view, ctx, control, isHandled) {
   return parts.length ? h("div", { class: "panel decision" }, parts) : null;
 }
 
+// What the map's signs mean (every sign and abbreviation on the board is explained here).
+function legend() {
+  return h("p", { class: "small legend" },
+    h("strong", { text: "Map: " }),
+    "▲ and a number: a menhir and how much longer it burns · ◆ a guardian · ★ a place action · ? a place to explore · ● and a number: markers on the place · numbered shapes: the characters, by seat (as on their cards) · a dimmed place is out of the menhirs' light.");
+}
+
+/** The story's state in words. What happened is told once, in the game log beside the board
+ * (the chronicle's lines are its events); story flags are the game's bookkeeping, not shown. */
 function eventsPanel(view) {
   const dials = Object.entries(view.time_dials || {});
   const counters = Object.entries(view.counters || {});
+  const words = (key) => key.replace(/_/g, " ");
   return h("div", { class: "panel" },
     h("dl", { class: "kv" },
-      h("dt", { text: "today" }), h("dd", { text: view.today.join(", ") || "no event yet" }),
-      h("dt", { text: "quests" }), h("dd", { text: view.quest_pile.join(", ") || "none" }),
-      h("dt", { text: "event deck" }), h("dd", { text: `${plural(view.event_deck, "card")} · ${view.events_discarded} discarded` }),
-      dials.length ? [h("dt", { text: "time dials" }), h("dd", { text: dials.map(([k, v]) => `${k} ${v}`).join(", ") })] : null,
-      counters.length ? [h("dt", { text: "counters" }), h("dd", { text: counters.map(([k, v]) => `${k} ${v}`).join(", ") })] : null,
-      view.flags.length ? [h("dt", { text: "flags" }), h("dd", { text: view.flags.join(", ") })] : null),
-    h("h3", { text: "Chronicle" }),
-    h("ol", { class: "chronicle", tabindex: 0, "aria-label": "Chronicle", start: Math.max(1, view.log_size - view.log.length + 1) }, view.log.map((line) => h("li", { text: line }))));
+      h("dt", { text: "Today's event" }), h("dd", { text: view.today.join(", ") || "none yet" }),
+      h("dt", { text: "Quests" }), h("dd", { text: view.quest_pile.join(", ") || "none" }),
+      h("dt", { text: "Event deck" }), h("dd", { text: `${plural(view.event_deck, "card")} left, ${view.events_discarded} discarded` }),
+      dials.length ? [h("dt", { text: "Time dials" }), h("dd", { text: dials.map(([k, v]) => `${words(k)}: ${v}`).join(", ") })] : null,
+      counters.length ? [h("dt", { text: "Counters" }), h("dd", { text: counters.map(([k, v]) => `${words(k)}: ${v}`).join(", ") })] : null));
 }
 
 export function render(ctx) {
@@ -190,5 +224,5 @@ export function render(ctx) {
   const map = mapSvg(view, ctx, control);
   const cards = characterCards(view, ctx, control);
   const decision = decisionPanel(view, ctx, control, isHandled);
-  return { node: h("div", { class: "grail" }, head, map, decision, cards, eventsPanel(view)), handled };
+  return { node: h("div", { class: "grail" }, head, map, legend(), decision, cards, eventsPanel(view)), handled };
 }

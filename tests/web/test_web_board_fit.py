@@ -1,0 +1,115 @@
+"""Tainted Grail's and Tintenblut's boards in Chromium at desktop (1366 px) and phone (390 px)
+width: every label fits its box, nothing is drawn over a place's name, the map's labels are
+large enough to read on a phone, every abbreviation has a legend, and the page shows sentences,
+not the game's internal ids."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web_browser import Page
+from web_parts import Server
+
+WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+GRAIL_TILES = """() => {
+  const box = (e) => e.getBBox();
+  const inside = (a, b) => a.x >= b.x - 0.5 && a.y >= b.y - 0.5 &&
+    a.x + a.width <= b.x + b.width + 0.5 && a.y + a.height <= b.y + b.height + 0.5;
+  const meet = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width &&
+    a.y < b.y + b.height && b.y < a.y + a.height;
+  const problems = [];
+  const map = document.querySelector("svg.grail-map");
+  const tokens = [...map.querySelectorAll("[data-character]")].map(box);
+  for (const place of map.querySelectorAll("g.location")) {
+    const tile = box(place.querySelector("rect.tile"));
+    const name = place.dataset.location;
+    for (const text of place.querySelectorAll("text")) {
+      if (!inside(box(text), tile)) problems.push(`${name}: "${text.textContent}" leaves its tile`);
+    }
+    const icons = [...place.querySelectorAll(".icon")].map(box).concat(tokens);
+    for (const label of place.querySelectorAll("text.label")) {
+      if (icons.some((icon) => meet(icon, box(label)))) {
+        problems.push(`${name}: something is drawn over "${label.textContent}"`);
+      }
+    }
+  }
+  return problems;
+}"""
+
+INK_LABELS = """() => [...document.querySelectorAll("svg.ink-map text.place-label")]
+  .filter((t) => getComputedStyle(t).display !== "none")
+  .map((t) => ({ text: t.textContent,
+                 px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a }))"""
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    opened = browser.new_context()
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def snake_case_words(text: str) -> list[str]:
+    """Internal ids (hermit_ward, ash_hound) that a sentence would never contain."""
+    return re.findall(r"\b[a-z]+_[a-z_]+\b", text)
+
+
+def check_grail(page: Page) -> None:
+    assert page.labels_fit() == []
+    assert page.page.evaluate(GRAIL_TILES) == []
+    board, log = page.page.inner_text("#board"), page.page.inner_text("#log")
+    assert snake_case_words(board + log) == []
+    assert "flags" not in board and "))" not in board + log
+    assert "Chronicle" not in board, "one log: the chronicle's lines are the game log's"
+    assert not re.search(r"guardian die for [^:\n]+: [NESW]\b", log)
+    legend = page.page.inner_text("#board .legend")
+    for sign in ("▲", "◆", "★", "?", "●"):
+        assert sign in legend
+
+
+def check_inkspell(page: Page, width: str) -> None:
+    assert page.labels_fit() == []
+    labels = page.page.evaluate(INK_LABELS)
+    assert labels, "the map's places are labelled"
+    if width == "phone":
+        assert [label for label in labels if label["px"] < 11] == []
+    legend = page.page.inner_text("#board .legend")
+    for label in labels:
+        assert label["text"] in legend  # every place's letters spelled out
+    for tile in ("M Mut", "S Stärke", "K Klugheit", "E Ehre", "P Proviant", "St Staubfinger"):
+        assert tile in legend
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("game", ["tainted_grail", "inkspell"])
+def test_the_map_boards_fit_and_explain_themselves(
+    shared_server: Server, context: Any, game: str, width: str
+) -> None:
+    """Played to the end by clicking, checked at the start, every few moves and at the end. Tainted
+    Grail with a bot beside the person, so that a bot's seat is named in the decision panel."""
+    seats = ["human", "random"]
+    options = {"max_rounds": 6} if game == "inkspell" else {}
+    created = shared_server.create(game, seats, **options)
+    page = Page(context, WIDTHS[width])
+    page.goto(shared_server.base + created["seats"][0]["url"])
+    rng = random.Random(23)
+    moves = 0
+    while True:
+        page.wait_ready()
+        if moves % 4 == 0 or page.over:
+            if game == "tainted_grail":
+                check_grail(page)
+            else:
+                check_inkspell(page, width)
+        if page.over:
+            break
+        page.click_random_control(rng)
+        moves += 1
+    assert page.fits_width() and page.stray_words() == [] and page.errors == []
