@@ -12,7 +12,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import spielwerk
 from spielwerk.adapters.openspiel import PerfectRecall, register
-from spielwerk.core.conformance import games_under_test
+from spielwerk.core.conformance import games_under_test, play_on
 
 NAMES = register()
 GAMES = [
@@ -47,7 +47,7 @@ def test_observation_tensor_and_information_state() -> None:
     game = pyspiel.load_game("spielwerk_witches(players=4)")
     state = game.new_initial_state()
     rng = np.random.default_rng(0)
-    while state.is_chance_node():
+    for _ in play_on(state.inner, until=lambda s: not s.is_chance()):
         outcomes, probs = zip(*state.chance_outcomes(), strict=True)
         state.apply_action(int(rng.choice(outcomes, p=probs)))
     assert np.asarray(state.observation_tensor(0)) == pytest.approx(
@@ -81,8 +81,7 @@ def test_information_state_kept_along_the_game_is_the_replayed_one(name: str) ->
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
 
-    step = 0
-    while not state.is_terminal():
+    for step in play_on(state.inner):
         seat = step % players
         assert state.information_state_string(seat) == replayed(state.inner, seat)
         if step % 7 == 3:
@@ -92,7 +91,6 @@ def test_information_state_kept_along_the_game_is_the_replayed_one(name: str) ->
                     advance(branch)
             assert branch.information_state_string(seat) == replayed(branch.inner, seat)
         advance(state)
-        step += 1
     recall = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     for seat in range(players):
         assert state.information_state_string(seat) == replayed(state.inner, seat)
@@ -104,7 +102,7 @@ def test_information_state_kept_along_the_game_is_the_replayed_one(name: str) ->
 def play(game: pyspiel.Game, bots: dict[int, pyspiel.Bot], seed: int) -> pyspiel.State:
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
-    while not state.is_terminal():
+    for _ in play_on(state.inner):
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(outcomes, p=probs)))
@@ -148,7 +146,9 @@ def test_information_state_tensor_is_the_seats_own(name: str) -> None:
     rng = np.random.default_rng(4)
     state = game.new_initial_state()
     decisions = 0
-    while not state.is_terminal() and (decisions < 25 or state.is_chance_node()):
+    for _ in play_on(state.inner):
+        if decisions >= 25 and not state.is_chance_node():
+            break
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(outcomes, p=probs)))

@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, seed_test
 
 import spielwerk
 from spielwerk.adapters.pettingzoo import env, raw_env
-from spielwerk.core.conformance import games_under_test
+from spielwerk.core.conformance import games_under_test, play_on
 
 # PettingZoo's generic advice for dict observations (its own classic games get it too).
 pytestmark = [
@@ -168,7 +168,7 @@ def test_parallel_draft_takes_every_pick_in_one_step_without_showing_them() -> N
     rng = np.random.default_rng(4)
     totals = dict.fromkeys(e.possible_agents, 0.0)
     simultaneous_steps = 0
-    while e.agents:
+    for _ in play_on(e.spielwerk_state, until=lambda _: not e.agents):
         deciding = e.deciding()
         simultaneous_steps += len(deciding) > 1
         actions = {

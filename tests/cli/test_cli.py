@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 import spielwerk
 from spielwerk.agents.heuristics import HEURISTICS
 from spielwerk.cli.main import app
+from spielwerk.core.conformance import play_on
 from spielwerk.games.witches import render
 from spielwerk.games.witches.params import PARAMS
 from spielwerk.games.witches.state import WitchesState
@@ -295,7 +296,7 @@ def test_human_plays_a_full_game_from_stdin_and_sees_only_its_cards(tmp_path: Pa
 
 def test_hands_in_the_human_view_are_sorted() -> None:
     state = spielwerk.load("witches").new_state(3, seed=11)
-    while state.is_chance():
+    for _ in play_on(state, until=lambda s: not s.is_chance()):
         state.apply(state.sample_chance())
     view = state.view(0)
     text = ANSI.sub("", render.render(view))

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 from spielwerk.core.narration import event, event_text, game_narration
 from spielwerk.core.state import CHANCE, State
 
@@ -22,7 +23,7 @@ def random_game(name: str, players: int, seed: int) -> tuple[State, list[list[di
     narrate = game_narration(name).events
     steps = []
     before = state.view(0)
-    while not state.is_terminal():
+    for _ in play_on(state):
         if state.to_move == CHANCE:
             state.apply(state.sample_chance(rng))
         else:

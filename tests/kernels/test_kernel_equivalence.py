@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import spielwerk
+from spielwerk.core.conformance import DEFAULT_MAX_STEPS
 from spielwerk.core.kernel_ops import generator
 
 kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts", reason="needs numba")
@@ -74,6 +75,7 @@ def play_lockstep(name: str, players: int, options: Mapping[str, Any], seed: int
     out = np.empty(kernel_mcts.MAX_LEGAL, dtype=np.int64)
     steps = 0
     while True:
+        assert steps < DEFAULT_MAX_STEPS, f"{name} {players}p seed {seed}: no end in {steps} steps"
         if steps == switch_at:
             s = module.from_state(state)
         to_move = state.to_move

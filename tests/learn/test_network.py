@@ -28,7 +28,12 @@ from spielwerk.agents.network import (
     read_model,
     save_model,
 )
-from spielwerk.core.conformance import check_observation_no_leak, games_under_test, random_step
+from spielwerk.core.conformance import (
+    check_observation_no_leak,
+    games_under_test,
+    play_on,
+    random_step,
+)
 from spielwerk.sim.match import play_game
 
 TinyModel = Callable[..., Model]
@@ -270,7 +275,7 @@ def test_the_adapters_load_a_network_policy(tmp_path: Path, tiny_model: TinyMode
     policy = network_policy(game, path)
     state = game.new_initial_state()
     rng = random.Random(1)
-    while state.is_chance_node():
+    for _ in play_on(state.inner, until=lambda s: not s.is_chance()):
         state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
     probabilities = policy.action_probabilities(state)
     assert sorted(probabilities) == state.legal_actions()

@@ -19,6 +19,7 @@ from web_parts import Server, wait_until
 import spielwerk
 from spielwerk.agents import MCTSAgent, make_agent
 from spielwerk.agents.kernel_mcts import KernelMCTSAgent
+from spielwerk.core.conformance import play_on
 from spielwerk.web.bots import BotPool, bot_request, capped
 from spielwerk.web.fairness import FairQueue
 
@@ -91,7 +92,7 @@ def test_a_quick_bot_never_waits_behind_a_search() -> None:
 
         pool.search._run = stuck  # type: ignore[method-assign]
         state = spielwerk.load("witches").new_state(3, seed=5)
-        while state.to_move == spielwerk.CHANCE:
+        for _ in play_on(state, until=lambda s: s.to_move != spielwerk.CHANCE):
             state.apply(state.sample_chance(random.Random(1)), player=spielwerk.CHANCE)
         seat = state.to_move
         assert isinstance(seat, int)

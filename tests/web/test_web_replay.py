@@ -12,6 +12,7 @@ import httpx
 from web_parts import Server, wait_until
 
 import spielwerk
+from spielwerk.core.conformance import play_on
 from spielwerk.core.state import CHANCE
 
 
@@ -70,7 +71,7 @@ def test_an_unfinished_table_has_no_replay(shared_server: Server) -> None:
 def random_record(game: str, players: int, seed: int, **options: Any) -> dict[str, Any]:
     state = spielwerk.load(game, **options).new_state(players, seed=seed)
     rng = random.Random(seed)
-    while not state.is_terminal():
+    for _ in play_on(state):
         if state.to_move == CHANCE:
             state.apply(state.sample_chance(rng))
         else:

@@ -12,6 +12,7 @@ import pytest
 from web_parts import stored_record
 
 import spielwerk
+from spielwerk.core.conformance import DEFAULT_MAX_STEPS
 from spielwerk.web.bots import BotPool
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.protocol import CreateTable, SeatRequest
@@ -126,13 +127,14 @@ def _request(game: str, seats: int, claim: int | None = None, **options: Any) ->
 
 async def _play_random(hub: TableHub, table_id: str, rng: random.Random) -> None:
     """Every seat plays random legal actions through the hub to the end of the game."""
-    while True:
+    for _ in range(DEFAULT_MAX_STEPS):
         table = await hub.get(table_id)
         if table.state.is_terminal():
             return
         seat = rng.choice(deciders(table.state))
         action = rng.choice(table.state.legal_actions(seat))
         await hub.act(table, seat, action.to_json())
+    raise AssertionError(f"table {table_id}: the game did not end within {DEFAULT_MAX_STEPS} steps")
 
 
 def test_a_whole_game_replays_from_the_database(db_url: str) -> None:
