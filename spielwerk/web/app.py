@@ -31,6 +31,7 @@ from spielwerk.web import logs
 from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language
 from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
 from spielwerk.web.lobby import DEFAULT_ABANDON_AFTER_HOURS, included_ids, lobby_entry
 from spielwerk.web.options import TableOptions
@@ -240,8 +241,15 @@ async def _send_error(send: Send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def _page(name: str) -> HTMLResponse:
-    return HTMLResponse((STATIC_DIR / name).read_text(encoding="utf-8"))
+LANG_COOKIE = "spielwerk-lang"  # the language picker's choice (static/i18n.js)
+
+
+def _page(name: str, request: Request) -> HTMLResponse:
+    """A page in the reader's language: the picker's cookie, else ``Accept-Language``; the
+    page's i18n.js loads that language's words (or the one picked in this browser)."""
+    lang = pick_language(request.headers.get("accept-language"), request.cookies.get(LANG_COOKIE))
+    text = (STATIC_DIR / name).read_text(encoding="utf-8")
+    return HTMLResponse(text.replace('<html lang="en">', f'<html lang="{lang}">', 1))
 
 
 def _error(status: int, text: str) -> JSONResponse:
@@ -315,20 +323,20 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     # ------------------------------------------------------------------ pages
     @app.get("/", response_class=HTMLResponse)
-    async def lobby_page() -> HTMLResponse:
-        return _page("lobby.html")
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return _page("lobby.html", request)
 
     @app.get("/table/{table_id}", response_class=HTMLResponse)
-    async def table_page(table_id: str) -> HTMLResponse:
-        return _page("table.html")
+    async def table_page(table_id: str, request: Request) -> HTMLResponse:
+        return _page("table.html", request)
 
     @app.get("/table/{table_id}/replay", response_class=HTMLResponse)
-    async def table_replay_page(table_id: str) -> HTMLResponse:
-        return _page("replay.html")
+    async def table_replay_page(table_id: str, request: Request) -> HTMLResponse:
+        return _page("replay.html", request)
 
     @app.get("/replay/{upload_id}", response_class=HTMLResponse)
-    async def upload_replay_page(upload_id: str) -> HTMLResponse:
-        return _page("replay.html")
+    async def upload_replay_page(upload_id: str, request: Request) -> HTMLResponse:
+        return _page("replay.html", request)
 
     @app.get("/rules/{game}", response_class=HTMLResponse)
     async def rules_page(game: str) -> Response:
@@ -361,6 +369,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         )
 
     # ------------------------------------------------------------------ API
+    @app.get("/api/i18n/{lang}")
+    async def i18n_catalogue(lang: str) -> Response:
+        """The page shell's words in `lang` (de, en), for static/i18n.js."""
+        if lang not in LANGUAGES:
+            return _error(404, f"no language {lang!r}: {', '.join(LANGUAGES)}")
+        return JSONResponse({"lang": lang, "languages": LANGUAGES, "messages": catalogue(lang)})
+
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
         return [info_of(name) for name in web_games()]

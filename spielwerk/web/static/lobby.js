@@ -5,6 +5,7 @@
 // their replay; tables without a move for long (the server's --abandon-after) are folded away
 // under "Abandoned tables".
 import { h } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 const el = (id) => document.getElementById(id);
 let games = [];
@@ -61,11 +62,11 @@ function renderSeats() {
   const old = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const fallback = game.bots.find((b) => b.spec === "heuristic") || game.bots[0];
   el("seats").replaceChildren(...Array.from({ length: n }, (_, seat) => {
-    const select = h("select", { id: `seat-${seat}`, "aria-label": `seat ${seat + 1}` },
-      h("option", { value: "human", text: "Human" }),
-      game.bots.map((b) => h("option", { value: `bot:${b.spec}`, text: `Bot: ${b.label}` })));
+    const select = h("select", { id: `seat-${seat}`, "aria-label": t("lobby.seat_select", { n: seat + 1 }) },
+      h("option", { value: "human", text: t("lobby.human") }),
+      game.bots.map((b) => h("option", { value: `bot:${b.spec}`, text: t("lobby.bot_option", { label: b.label }) })));
     select.value = old[seat] || (seat === 0 ? "human" : `bot:${fallback.spec}`);
-    return h("div", { class: "row" }, h("span", { text: `Seat ${seat + 1}` }), select);
+    return h("div", { class: "row" }, h("span", { text: t("seat.n", { n: seat + 1 }) }), select);
   }));
 }
 
@@ -92,7 +93,7 @@ async function createTable(event) {
   });
   const answer = await response.json();
   if (!response.ok) {
-    el("create-error").textContent = answer.message || "the table could not be created";
+    el("create-error").textContent = answer.message || t("lobby.create_failed");
     el("create-error").hidden = false;
     return;
   }
@@ -102,69 +103,74 @@ async function createTable(event) {
   const own = answer.seats.filter((s) => s.token);
   const invited = answer.seats.filter((s) => s.invitation);
   el("created").replaceChildren(
-    h("h3", { text: "Table created" }),
+    h("h3", { text: t("lobby.created") }),
     ...own.map((s) => h("div", { class: "row" },
-      h("a", { href: s.url, class: "play-link", "data-seat": s.seat, text: `Play seat ${s.seat + 1}` }),
-      h("span", { class: "muted small", text: "your own link: keep it to yourself" }))),
+      h("a", { href: s.url, class: "play-link", "data-seat": s.seat, text: t("lobby.play_seat", { n: s.seat + 1 }) }),
+      h("span", { class: "muted small", text: t("lobby.own_link") }))),
     ...invited.map((s) => h("div", { class: "row" },
-      h("span", { text: `Invite seat ${s.seat + 1}:` }),
-      h("input", { readonly: true, class: "invite-link", "data-seat": s.seat, value: origin + s.url, "aria-label": `invitation for seat ${s.seat + 1}`, onclick: (e) => e.target.select() }))),
+      h("span", { text: t("lobby.invite_seat", { n: s.seat + 1 }) }),
+      h("input", { readonly: true, class: "invite-link", "data-seat": s.seat, value: origin + s.url, "aria-label": t("lobby.invitation_for", { n: s.seat + 1 }), onclick: (e) => e.target.select() }))),
     h("div", { class: "row" },
-      h("a", { href: answer.spectator_url, text: "Watch" }),
-      h("input", { readonly: true, value: origin + answer.spectator_url, "aria-label": "spectator link", onclick: (e) => e.target.select() })));
+      h("a", { href: answer.spectator_url, text: t("lobby.watch") }),
+      h("input", { readonly: true, value: origin + answer.spectator_url, "aria-label": t("lobby.spectator_link"), onclick: (e) => e.target.select() })));
   el("created").hidden = false;
   loadTables();
 }
 
 const STATE_TEXT = {
-  waiting: "waiting for players", playing: "playing", finished: "finished", abandoned: "abandoned",
+  waiting: t("lobby.state_waiting"), playing: t("lobby.state_playing"),
+  finished: t("lobby.state_finished"), abandoned: t("lobby.state_abandoned"),
 };
+
+/** "3 min", "5 h", "2 days" for a number of seconds (at least a minute). */
+function span(seconds) {
+  if (seconds < 3600) return t("lobby.minutes", { n: Math.floor(seconds / 60) });
+  if (seconds < 86400) return t("lobby.hours", { n: Math.floor(seconds / 3600) });
+  const days = Math.floor(seconds / 86400);
+  return t(days === 1 ? "lobby.day" : "lobby.days", { n: days });
+}
 
 /** "just now", "3 min ago", "5 h ago", "2 days ago" for a number of seconds. */
 function ago(seconds) {
-  if (seconds < 60) return "just now";
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
-  const days = Math.floor(seconds / 86400);
-  return `${days} day${days === 1 ? "" : "s"} ago`;
+  return seconds < 60 ? t("lobby.just_now") : t("lobby.ago", { time: span(seconds) });
 }
 
-function seatChips(t, tokens, botLabels) {
-  return t.seats.map((s) => {
-    const who = s.kind === "bot" ? `bot ${botLabels[s.bot] || s.bot}`
-      : s.claimed ? (s.name || "a player") : "open";
-    const mine = tokens[s.seat] ? " (you)" : "";
+function seatChips(table, tokens, botLabels) {
+  return table.seats.map((s) => {
+    const who = s.kind === "bot" ? t("lobby.seat_bot", { label: botLabels[s.bot] || s.bot })
+      : s.claimed ? (s.name || t("lobby.a_player")) : t("lobby.open_seat");
+    const mine = tokens[s.seat] ? t("lobby.you_suffix") : "";
     const cls = s.kind === "bot" ? "bot" : s.claimed ? "human" : "human open";
-    return h("span", { class: `chip ${cls}`, "data-seat": s.seat, text: `Seat ${s.seat + 1}: ${who}${mine}` });
+    return h("span", { class: `chip ${cls}`, "data-seat": s.seat, text: t("lobby.seat_chip", { n: s.seat + 1, who, mine }) });
   });
 }
 
-function stateChip(t) {
-  const words = t.state === "playing" ? `playing, step ${t.steps}`
-    : t.state === "abandoned" ? `abandoned (no move for ${ago(t.idle).replace(" ago", "")})`
-    : STATE_TEXT[t.state] || t.state;
-  return h("span", { class: `chip state ${t.state}`, "data-state": t.state, text: words });
+function stateChip(table) {
+  const words = table.state === "playing" ? t("lobby.state_playing_step", { n: table.steps })
+    : table.state === "abandoned" ? t("lobby.state_abandoned_for", { time: table.idle < 60 ? span(60) : span(table.idle) })
+    : STATE_TEXT[table.state] || table.state;
+  return h("span", { class: `chip state ${table.state}`, "data-state": table.state, text: words });
 }
 
 /** One table of the list: a row per table, `recent` for finished games (ended when, replay). */
 function tableList(id, tables, mine, titles, botLabels, recent = false) {
   return h("table", { class: "tables", id },
     h("thead", {}, h("tr", {},
-      h("th", { text: recent ? "Ended" : "Started" }), h("th", { text: "Game" }),
-      h("th", { text: "Seats" }), h("th", { text: "State" }), h("th", { text: "" }))),
-    h("tbody", {}, tables.map((t) => {
-      const tokens = mine[t.id] || {};
+      h("th", { text: recent ? t("lobby.col_ended") : t("lobby.col_started") }), h("th", { text: t("lobby.col_game") }),
+      h("th", { text: t("lobby.col_seats") }), h("th", { text: t("lobby.col_state") }), h("th", { text: "" }))),
+    h("tbody", {}, tables.map((row) => {
+      const tokens = mine[row.id] || {};
       const own = Object.keys(tokens).length > 0;
-      return h("tr", { "data-table": t.id, class: own ? "own" : null },
-        h("td", { class: "age", text: ago(recent ? t.idle : t.age) }),
-        h("td", { class: "game", text: titles[t.game] || t.game }),
-        h("td", { class: "seat-cell" }, seatChips(t, tokens, botLabels)),
-        h("td", {}, stateChip(t)),
+      return h("tr", { "data-table": row.id, class: own ? "own" : null },
+        h("td", { class: "age", text: ago(recent ? row.idle : row.age) }),
+        h("td", { class: "game", text: titles[row.game] || row.game }),
+        h("td", { class: "seat-cell" }, seatChips(row, tokens, botLabels)),
+        h("td", {}, stateChip(row)),
         h("td", { class: "links" },
-          recent ? h("a", { href: `/table/${t.id}/replay`, class: "replay-link", text: "Replay" }) : null,
+          recent ? h("a", { href: `/table/${row.id}/replay`, class: "replay-link", text: t("lobby.replay") }) : null,
           recent ? null : Object.entries(tokens).map(([seat, token]) =>
-            h("a", { href: `/table/${t.id}#token=${token}`, text: `Play seat ${Number(seat) + 1}`, class: "play-link" })),
-          h("a", { href: `/table/${t.id}`, text: recent ? "Final board" : "Watch" })));
+            h("a", { href: `/table/${row.id}#token=${token}`, text: t("lobby.play_seat", { n: Number(seat) + 1 }), class: "play-link" })),
+          h("a", { href: `/table/${row.id}`, text: recent ? t("lobby.final_board") : t("lobby.watch") })));
     })));
 }
 
@@ -190,15 +196,15 @@ async function loadTables() {
   const recent = tables.filter((t) => t.state === "finished").sort((a, b) => byOwn(a, b) || a.idle - b.idle);
   const args = [mine, titles, botLabels];
   el("tables").replaceChildren(...[
-    ...section("Your tables", "my-tables", yours, ...args),
-    ...section(yours.length ? "Other tables" : "Open and running tables", "open-tables", others, ...args),
-    yours.length || others.length ? null : h("p", { class: "muted", text: "No tables in play: create one above." }),
+    ...section(t("lobby.your_tables"), "my-tables", yours, ...args),
+    ...section(yours.length ? t("lobby.other_tables") : t("lobby.open_tables"), "open-tables", others, ...args),
+    yours.length || others.length ? null : h("p", { class: "muted", text: t("lobby.no_tables") }),
     abandoned.length ? h("details", { class: "abandoned" },
-      h("summary", { text: `Abandoned tables (${abandoned.length}): no move for a long time` }),
+      h("summary", { text: t("lobby.abandoned_tables", { n: abandoned.length }) }),
       tableList("abandoned-tables", abandoned, ...args)) : null,
   ].filter(Boolean));
   el("recent").replaceChildren(recent.length ? tableList("recent-games", recent, ...args, true)
-    : h("p", { class: "muted", text: "No finished games yet." }));
+    : h("p", { class: "muted", text: t("lobby.no_recent") }));
 }
 
 // A record file from this computer, opened in the replay viewer.
@@ -210,7 +216,7 @@ async function openRecord() {
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    el("record-error").textContent = answer.message || "the file could not be opened";
+    el("record-error").textContent = answer.message || t("lobby.open_failed");
     el("record-error").hidden = false;
     return;
   }

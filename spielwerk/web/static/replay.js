@@ -3,6 +3,7 @@
 // as a spectator. Buttons, the arrow keys (Home/End too) and a slider move; the address keeps
 // the step and the viewer (#step=12&seat=1), so a position can be shared.
 import { h } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats } from "/static/narration.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -23,13 +24,13 @@ let loading = 0;           // the newest step asked for (answers to older reques
 function fail(text) {
   el("toast").textContent = text;
   el("toast").hidden = false;
-  el("status").textContent = "The replay could not be shown.";
+  el("status").textContent = t("replay.failed");
 }
 
 async function getJson(url) {
   const response = await fetch(url);
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.message || `the server answered ${response.status}`);
+  if (!response.ok) throw new Error(answer.message || t("replay.server_answered", { status: response.status }));
   return answer;
 }
 
@@ -42,10 +43,10 @@ async function load() {
       getJson(`/api/games/${encodeURIComponent(meta.game)}`),
     ]);
   }
-  el("game-title").textContent = `${meta.title} · replay`;
-  document.title = `${meta.title} · replay · spielwerk`;
+  el("game-title").textContent = t("replay.title", { title: meta.title });
+  document.title = `${t("replay.title", { title: meta.title })} · spielwerk`;
   const select = el("viewer");
-  select.replaceChildren(h("option", { value: "", text: "a spectator" }),
+  select.replaceChildren(h("option", { value: "", text: t("replay.spectator") }),
     meta.seats.map((s) => h("option", { value: String(s.seat), text: names().seatName(s.seat) })));
   select.value = viewer === null ? "" : String(viewer);
   el("slider").max = String(meta.steps);
@@ -74,14 +75,14 @@ function draw() {
   const { seatName, logName, nameSeats } = names();
   const words = (ev) => eventText(info.narration || {}, ev, logName);
   el("slider").value = String(step);
-  el("step-label").textContent = `Step ${step} of ${meta.steps}`;
+  el("step-label").textContent = t("replay.step_of", { step, steps: meta.steps });
   document.body.dataset.step = String(step);
   const line = step > 0 ? meta.log[step - 1] : null;
-  el("current").textContent = line ? nameSeats(line.text) : "The start: nothing has happened yet.";
+  el("current").textContent = line ? nameSeats(line.text) : t("replay.start");
   const movers = shown.to_move;
   el("status").className = "status";
-  el("status").textContent = shown.over ? "Game over."
-    : movers.length ? `${movers.map((p) => seatName(p)).join(", ")} to move.` : "Waiting for chance…";
+  el("status").textContent = shown.over ? t("page.game_over")
+    : movers.length ? t("page.to_move", { seats: movers.map((p) => seatName(p)).join(", ") }) : t("replay.waiting_chance");
   el("result").hidden = !shown.result;
   if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words));
   const lines = meta.log.slice(0, step);
@@ -95,7 +96,7 @@ function draw() {
   try {
     drawn = renderer.render(ctx);
   } catch (error) {
-    drawn = { node: h("p", { class: "toast", text: `The board could not be drawn: ${error}` }) };
+    drawn = { node: h("p", { class: "toast", text: t("page.board_error", { error }) }) };
   }
   el("board").replaceChildren(drawn.node);
   colourSeats(el("board"));

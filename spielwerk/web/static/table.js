@@ -3,6 +3,7 @@
 // (static/games/<game>.js). Legal actions the renderer does not draw as board controls are
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats } from "/static/narration.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -37,9 +38,9 @@ let countdown = null;      // the timer that shows the seconds until then
 
 // Why a table cannot be opened at all: the close codes after which reconnecting cannot help.
 const FINAL = {
-  4400: "The page could not talk to the server (a malformed greeting). Reload the page.",
-  4403: "This link does not open a seat at this table: it is not this table's, or it was replaced. Ask the table's creator for a new invitation, or watch the table.",
-  4404: "There is no such table. It may have expired, or the address is mistyped.",
+  4400: t("table.final_4400"),
+  4403: t("table.final_4403"),
+  4404: t("table.final_4404"),
 };
 
 // Seats are numbered from 1 on the page (the rules count from 0); a claimed seat shows its
@@ -134,7 +135,7 @@ function setOnline(on) {
   document.body.classList.toggle("offline", !on && latest !== null);
   ui.board.inert = !on;
   ui.actions.inert = !on;
-  ui.conn.textContent = on ? "connected" : latest ? "disconnected" : "connecting…";
+  ui.conn.textContent = on ? t("table.connected") : latest ? t("table.disconnected") : t("table.connecting");
   ui.conn.classList.toggle("off", !on);
   if (on) {
     clearInterval(countdown);
@@ -157,12 +158,12 @@ function showFatal(text) {
   ui.board.inert = true;
   ui.actions.inert = true;
   document.body.classList.add("offline");
-  ui.conn.textContent = "closed";
+  ui.conn.textContent = t("table.closed");
   ui.conn.classList.add("off");
   ui.status.className = "status fatal";
   ui.status.replaceChildren(text, " ",
-    h("a", { href: "/", text: "Back to the lobby" }),
-    tableId && !text.startsWith("There is no") ? h("span", {}, " · ", h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: "Watch the table" })) : null);
+    h("a", { href: "/", text: t("page.back_to_lobby") }),
+    tableId && text !== FINAL[4404] ? h("span", {}, " · ", h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: t("table.watch_table") })) : null);
 }
 
 let narration = {};        // event key -> English template (from /api/games/<game>)
@@ -190,7 +191,7 @@ async function onMessage(message) {
     ui.title.textContent = table.title;
     document.title = `${table.title} · spielwerk`;
     ui.rules.href = table.rules_url;
-    ui.seat.textContent = mySeat === null ? "Spectator" : `Seat ${mySeat + 1}`;
+    ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
     if (!renderer) {
       [renderer, info] = await Promise.all([
         import(table.renderer),
@@ -240,7 +241,7 @@ function showNotice(notice, version) {
   lastNotice = key;
   ui.notice.hidden = !notice;
   if (!notice) return;
-  const text = notice.seat === mySeat ? "You took back your move." : `${seatName(notice.seat)} took back their move.`;
+  const text = notice.seat === mySeat ? t("table.you_took_back") : t("table.took_back", { seat: seatName(notice.seat) });
   ui.notice.textContent = text;
   ui.log.append(h("li", { class: "notice", text }));
   ui.log.scrollTop = ui.log.scrollHeight;
@@ -277,8 +278,8 @@ function renderStatus() {
     const seconds = Math.max(0, Math.ceil((reconnectAt - performance.now()) / 1000));
     ui.status.className = "status offline";
     ui.status.textContent = seconds > 0
-      ? `Disconnected from the server: the board is disabled. Reconnecting in ${seconds} s…`
-      : "Disconnected from the server: the board is disabled. Reconnecting…";
+      ? t("table.reconnecting_in", { seconds })
+      : t("table.reconnecting");
     return;
   }
   if (!state) return;
@@ -287,7 +288,7 @@ function renderStatus() {
   ui.trouble.textContent = state.trouble || "";
   const devices = state.devices || 1;
   ui.devices.hidden = devices < 2;
-  ui.devices.textContent = devices < 2 ? "" : `This seat is open on ${devices} devices or tabs: if that is not you, somebody else has your link.`;
+  ui.devices.textContent = devices < 2 ? "" : t("table.devices", { n: devices });
   ui.status.className = "status";
   if (state.broken) {
     ui.status.textContent = state.broken;
@@ -295,18 +296,18 @@ function renderStatus() {
   }
   if (state.over) {
     ui.status.classList.add("over");
-    ui.status.textContent = "Game over.";
+    ui.status.textContent = t("page.game_over");
     return;
   }
   const movers = state.to_move;
   noticeTurn(mySeat !== null && movers.includes(mySeat) && !state.over);
   if (mySeat !== null && movers.includes(mySeat)) {
     ui.status.classList.add("your-turn");
-    ui.status.textContent = "Your turn.";
+    ui.status.textContent = t("table.your_turn");
   } else if (movers.length === 0) {
-    ui.status.textContent = "Waiting…";
+    ui.status.textContent = t("table.waiting");
   } else {
-    ui.status.textContent = `${movers.map((p) => seatName(p)).join(", ")} to move.`;
+    ui.status.textContent = t("page.to_move", { seats: movers.map((p) => seatName(p)).join(", ") });
   }
 }
 
@@ -317,20 +318,20 @@ function renderResult() {
   ui.result.hidden = !result;
   if (!result) return;
   const again = latest.rematch
-    ? h("p", { class: "rematch" }, "A rematch has started: ",
-      h("a", { id: "join-rematch", href: rematchUrl(latest.rematch), text: mySeat === null ? "watch it" : "join it (your seat)" }))
+    ? h("p", { class: "rematch" }, t("table.rematch_started"),
+      h("a", { id: "join-rematch", href: rematchUrl(latest.rematch), text: mySeat === null ? t("table.watch_it") : t("table.join_it") }))
     : mySeat !== null
-      ? h("p", {}, h("button", { type: "button", id: "rematch", class: "primary", disabled: waiting || !online, onclick: rematch, text: "Play again (same seats, new deal)" }))
+      ? h("p", {}, h("button", { type: "button", id: "rematch", class: "primary", disabled: waiting || !online, onclick: rematch, text: t("table.play_again") }))
       : null;
   ui.result.replaceChildren(...[
     ...resultNodes(result, latest.explanation, seatName, words),
     again,
     h("p", {},
-      h("a", { id: "replay", href: `/table/${encodeURIComponent(tableId)}/replay${mySeat === null ? "" : `#seat=${mySeat}`}`, text: "Watch the replay" }),
+      h("a", { id: "replay", href: `/table/${encodeURIComponent(tableId)}/replay${mySeat === null ? "" : `#seat=${mySeat}`}`, text: t("table.watch_replay") }),
       " · ",
-      h("a", { id: "record", href: `/api/tables/${encodeURIComponent(tableId)}/record`, text: "Download the record" }),
+      h("a", { id: "record", href: `/api/tables/${encodeURIComponent(tableId)}/record`, text: t("table.download_record") }),
       " · ",
-      h("a", { href: "/", text: "Back to the lobby" })),
+      h("a", { href: "/", text: t("page.back_to_lobby") })),
   ].filter(Boolean));
 }
 
@@ -340,14 +341,14 @@ function renderActions() {
   const legal = latest ? latest.legal : [];
   const rest = legal.filter((entry) => !handled.has(entry.id));
   const takeBack = latest && latest.may_undo
-    ? h("button", { type: "button", id: "undo", class: "small", disabled: waiting, onclick: undo, text: "Take back my last move" })
+    ? h("button", { type: "button", id: "undo", class: "small", disabled: waiting, onclick: undo, text: t("table.take_back") })
     : null;
   if (!legal.length) {
-    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? "You are watching." : "Nothing to do right now." }), ...(takeBack ? [takeBack] : []));
+    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? t("table.watching") : t("table.nothing_to_do") }), ...(takeBack ? [takeBack] : []));
     return;
   }
   const hint = rest.length < legal.length
-    ? [h("p", { class: "small muted", text: rest.length ? "Click a highlighted piece on the table, or:" : "Click a highlighted piece on the table." })]
+    ? [h("p", { class: "small muted", text: rest.length ? t("table.click_piece_or") : t("table.click_piece") })]
     : [];
   ui.actions.replaceChildren(...hint,
     ...rest.map((entry) => h("button", {
@@ -377,7 +378,7 @@ function render() {
     drawn = renderer.render(ctx);
   } catch (error) {
     console.error(error);
-    drawn = { node: h("p", { class: "toast", text: `The board could not be drawn: ${error}` }), handled: new Set() };
+    drawn = { node: h("p", { class: "toast", text: t("page.board_error", { error }) }), handled: new Set() };
   }
   handled = drawn.handled || new Set();
   ui.board.replaceChildren(drawn.node);
@@ -410,7 +411,7 @@ function rememberSeat(seat, seatToken, id = tableId) {
 // An invitation: ask for a name, claim the seat (the server answers with a token of our own),
 // then play with that token; the invitation is used up.
 function offerClaim() {
-  ui.status.textContent = "Take your seat to start playing.";
+  ui.status.textContent = t("table.take_seat_status");
   ui.claim.hidden = false;
   el("claim-name").value = localStorage.getItem(NAME) || "";
   ui.claim.addEventListener("submit", async (event) => {
@@ -422,8 +423,8 @@ function offerClaim() {
     });
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {
-      el("claim-error").replaceChildren(answer.message || "the seat could not be taken", " · ",
-        h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: "Watch the table" }));
+      el("claim-error").replaceChildren(answer.message || t("table.claim_failed"), " · ",
+        h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: t("table.watch_table") }));
       el("claim-error").hidden = false;
       return;
     }
@@ -447,13 +448,13 @@ function noticeTurn(turn) {
   const started = turn && !myTurn;
   myTurn = turn;
   if (!turn) notified = false;
-  const title = table ? `${table.title} · spielwerk` : "spielwerk table";
+  const title = table ? `${table.title} · spielwerk` : t("table.page_title");
   const alert = turn && document.hidden;
-  document.title = alert ? `● Your turn · ${title}` : title;
+  document.title = alert ? t("table.turn_title", { title }) : title;
   favicon.href = alert ? "/static/favicon-turn.svg" : "/static/favicon.svg";
   if (alert && started && !notified && "Notification" in window && Notification.permission === "granted") {
     notified = true;
-    new Notification(`Your turn at ${table.title}`, { body: "spielwerk", tag: `spielwerk-${tableId}` });
+    new Notification(t("table.turn_notification", { title: table.title }), { body: "spielwerk", tag: `spielwerk-${tableId}` });
   }
 }
 
@@ -472,7 +473,7 @@ function offerNotifications() {
 window.addEventListener("beforeunload", () => { finalClose = true; });
 offerNotifications();
 if (!tableId) {
-  ui.status.textContent = "No table id in the address.";
+  ui.status.textContent = t("table.no_table_id");
 } else if (invitation) {
   offerClaim();
 } else {
