@@ -14,17 +14,28 @@ StepHook = Callable[[State, int, Action], None]
 """Called with the state *before* each action, the actor and the action (e.g. to print it)."""
 
 
+MAX_STEPS = 1_000_000
+"""Far beyond any game's length at its bounded options (Tintenherz: 5000 turns at most)."""
+
+
 def play_game(
     game: Game,
     agents: Sequence[Agent],
     seed: int | None = None,
     on_step: StepHook | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> State:
-    """Play one game to the end and return the final state (its record holds everything)."""
+    """Play one game to the end and return the final state (its record holds everything).
+    RuntimeError after `max_steps` steps: a game that never ends is a bug in its rules, and
+    a simulation should say so rather than hang."""
     state = game.new_state(len(agents), seed=seed)
     chance_rng = random.Random(state.seed)
     sample_rng = random.Random(state.seed ^ 0x5A5A5A5A)
     while not state.is_terminal():
+        if len(state.history) >= max_steps:
+            raise RuntimeError(
+                f"{game.name} (seed {state.seed}) did not end within {max_steps} steps"
+            )
         to_move = state.to_move
         if to_move == CHANCE:
             moves: list[tuple[int, Action]] = [(CHANCE, state.sample_chance(chance_rng))]
