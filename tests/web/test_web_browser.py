@@ -111,6 +111,19 @@ class Page:
             )
         )
 
+    def too_wide(self) -> list[str]:
+        """The elements that stick out past the window's right edge (for failure messages)."""
+        return list(
+            self.page.evaluate(
+                """() => [...document.querySelectorAll('body *')]
+                  .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+                  .slice(0, 6)
+                  .map((e) => `${e.tagName}#${e.id}.${e.className.baseVal ?? e.className} `
+                    + `${Math.round(e.getBoundingClientRect().right)}px: `
+                    + (e.textContent || '').slice(0, 60))"""
+            )
+        )
+
     def stray_words(self) -> list[str]:
         """Words a page shows only by mistake (a missing value printed as text)."""
         text = self.page.inner_text("body")
