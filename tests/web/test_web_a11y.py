@@ -32,6 +32,9 @@ RUN_AXE = """async () => {
 }"""
 
 
+MAX_MOVES = 3000
+
+
 @pytest.fixture(scope="module")
 def axe_source() -> str:
     if not AXE.exists():
@@ -147,7 +150,7 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(
     page.goto(shared_server.base + created["seats"][0]["url"])
     rng = random.Random(int(os.environ.get("SPIELWERK_KEYBOARD_SEED", "19")))
     moves = tabs = 0
-    while True:
+    while moves < MAX_MOVES:  # a game that never ends fails here instead of hanging
         page.wait_ready()
         if page.over:
             break
@@ -172,6 +175,7 @@ def test_a_whole_game_is_played_with_the_keyboard_alone(
         )
         assert page.toast() is None, f"the server refused a key press: {page.toast()}"
         moves += 1
+    assert page.over, f"the game did not end within {MAX_MOVES} moves"
     assert page.page.locator("#result").is_visible()
     assert page.page.locator("#status").inner_text() == "Game over."
     assert moves >= 5 and tabs >= moves
