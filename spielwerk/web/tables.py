@@ -21,8 +21,9 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -657,18 +658,25 @@ class TableHub:
                 state.clone().apply(action, player=seat)
             except spielwerk.IllegalAction as error:
                 raise ClientError(f"illegal action: {error}") from None
-            try:
+            with self._written_or_refused(table):
                 await self._advance(table, [(seat, action)])
-            except StepConflict as error:
-                self._moved_on(table, error)
-                raise ClientError(MOVED_ON) from None
-            except StorageError as error:
-                log.error("table %s: %s", table.id, error.__cause__ or error)
-                raise ClientError(NOT_SAVED) from None
             version = table.version
         self._kick(table)
         self._touch(table)
         return version
+
+    @contextmanager
+    def _written_or_refused(self, table: LiveTable) -> Iterator[None]:
+        """A person's write: if the database refuses it, the person is told and nothing
+        changed (another server stored a step first: this copy is forgotten)."""
+        try:
+            yield
+        except StepConflict as error:
+            self._moved_on(table, error)
+            raise ClientError(MOVED_ON) from None
+        except StorageError as error:
+            log.error("table %s: %s", table.id, error.__cause__ or error)
+            raise ClientError(NOT_SAVED) from None
 
     async def undo(self, table: LiveTable, seat: int, version: int) -> int:
         """Seat `seat` takes back its last action, seen in the state of `version` (Board Game
@@ -690,7 +698,7 @@ class TableHub:
                 for index, (actor, action_id) in enumerate(table.state.history[:-1])
             ]
             earlier = await self._in_thread(_replay_table, table.row, table.game, kept)
-            try:
+            with self._written_or_refused(table):
                 await self._in_db(
                     self.storage.take_back_step,
                     table.id,
@@ -698,12 +706,6 @@ class TableHub:
                     deciders(earlier.state),
                     server_moves(table.row, earlier.state),
                 )
-            except StepConflict as error:
-                self._moved_on(table, error)
-                raise ClientError(MOVED_ON) from None
-            except StorageError as error:
-                log.error("table %s: %s", table.id, error.__cause__ or error)
-                raise ClientError(NOT_SAVED) from None
             table.state, table.log, table.views = earlier.state, earlier.log, earlier.views
             table.decision_since = earlier.decision_since
             table.notice = {"kind": "undo", "seat": seat}

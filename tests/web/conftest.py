@@ -75,3 +75,13 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    """A fresh browser context (its own cookies and storage) for one test."""
+    opened = browser.new_context()
+    try:
+        yield opened
+    finally:
+        opened.close()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,15 +54,6 @@ def violations(page: Any, source: str) -> list[str]:
         for v in found
         if v["impact"] in SERIOUS
     ]
-
-
-@pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    opened = browser.new_context()
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 @pytest.mark.parametrize("width", sorted(WIDTHS))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -45,15 +44,6 @@ INK_LABELS = """() => [...document.querySelectorAll("svg.ink-map text.place-labe
   .filter((t) => getComputedStyle(t).display !== "none")
   .map((t) => ({ text: t.textContent,
                  px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a }))"""
-
-
-@pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    opened = browser.new_context()
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def snake_case_words(text: str) -> list[str]:

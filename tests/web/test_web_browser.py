@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -168,15 +167,6 @@ def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 300
         page.click_random_control(rng)
         assert page.toast() is None, f"the server refused a click: {page.toast()}"
     raise AssertionError(f"the game did not end within {max_clicks} clicks")
-
-
-@pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    opened = browser.new_context()
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def test_witches_one_human_three_bots_played_to_the_end_by_clicking(

@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 import subprocess
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import update
 from web_parts import SERVE_COMMAND, Server, wait_until
 
@@ -24,15 +22,6 @@ from spielwerk.web.storage import Storage, tables_table
 HOUR = 3600.0
 AGE = re.compile(r"just now|\d+ min ago")
 """A table made during the test (no exact minute: a slow machine may take one)."""
-
-
-@pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    opened = browser.new_context()
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def listing(server: Server, include: str | None = None) -> dict[str, dict[str, Any]]:
