@@ -893,7 +893,7 @@ def serve(
 # ---------------------------------------------------------------------- scenarios
 scenario_app = typer.Typer(
     help="Tainted Grail scenario files: check one before you play it "
-    "(the format is in docs/games/tainted_grail.md).",
+    "(the format is in spielwerk/games/tainted_grail/rules.en.md).",
     no_args_is_help=True,
 )
 app.add_typer(scenario_app, name="scenario")

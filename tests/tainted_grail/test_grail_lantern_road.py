@@ -1,6 +1,6 @@
 """The second scenario, The Lantern Road (`lantern_road.toml`), written from the format section
-of docs/games/tainted_grail.md alone: it loads, passes the conformance checks and plays to a
-win by its own rules."""
+of spielwerk/games/tainted_grail/rules.en.md alone: it loads, passes the conformance checks
+and plays to a win by its own rules."""
 
 from __future__ import annotations
 
