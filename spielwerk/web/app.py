@@ -29,9 +29,9 @@ from spielwerk.core.narration import game_narration
 from spielwerk.core.state import State
 from spielwerk.web import logs
 from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
-from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, rules_text, web_games
+from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
-from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language
+from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language, translate
 from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
 from spielwerk.web.lobby import DEFAULT_ABANDON_AFTER_HOURS, included_ids, lobby_entry
 from spielwerk.web.options import TableOptions
@@ -51,6 +51,7 @@ from spielwerk.web.protocol import (
     validation_text,
 )
 from spielwerk.web.replays import MAX_UPLOAD_BYTES, Replay, Replays, seats_of
+from spielwerk.web.rules import rules_page_html
 from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
@@ -339,34 +340,20 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return _page("replay.html", request)
 
     @app.get("/rules/{game}", response_class=HTMLResponse)
-    async def rules_page(game: str) -> Response:
+    async def rules_page(game: str, request: Request, lang: str | None = None) -> Response:
+        wanted = lang if lang in LANGUAGES else request.cookies.get(LANG_COOKIE)
+        page_lang = pick_language(request.headers.get("accept-language"), wanted)
         if game not in web_games():
-            return HTMLResponse("<p>no such game</p>", status_code=404)
-        try:
-            title, about, summary = rules_text(game)
-        except ClientError as error:
-            return HTMLResponse(f"<p>{html.escape(str(error))}</p>", status_code=404)
-        info = info_of(game)
-        options = "".join(
-            f"<li><code>{html.escape(o['name'])}</code> (default "
-            f"<code>{html.escape(str(o['default']))}</code>): {html.escape(o['help'])}</li>"
-            for o in info["options"]
-        )
-        body = (
-            f"<h1>{html.escape(title)}</h1>"
-            f"<p>{info['min_players']} to {info['max_players']} players.</p>"
-            f"<p>{html.escape(about)}</p>"
-            + (f"<h2>Options</h2><ul>{options}</ul>" if options else "")
-            + f"<h2>Rules in brief</h2><pre class='rules'>{html.escape(summary)}</pre>"
-            + "<p><a href='/'>Back to the lobby</a></p>"
-        )
-        return HTMLResponse(
-            "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>{html.escape(title)}: rules</title>"
-            "<link rel='stylesheet' href='/static/style.css'></head>"
-            f"<body><main class='rules-page'>{body}</main></body></html>"
-        )
+            return HTMLResponse(
+                f"<p>{html.escape(translate(page_lang, 'rules.no_such_game'))}</p>",
+                status_code=404,
+            )
+        page = rules_page_html(game, page_lang, game_info(game))
+        if page is None:
+            return HTMLResponse(
+                f"<p>{html.escape(translate(page_lang, 'rules.no_rules'))}</p>", status_code=404
+            )
+        return HTMLResponse(page)
 
     # ------------------------------------------------------------------ API
     @app.get("/api/i18n/{lang}")

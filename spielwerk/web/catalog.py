@@ -1,9 +1,8 @@
 """What the lobby offers: the registered games that load, their options, bots, component data
-and rules summaries. A game whose code does not import (yet) is left out, not fatal."""
+and rules pages. A game whose code does not import (yet) is left out, not fatal."""
 
 from __future__ import annotations
 
-import importlib
 import logging
 import tomllib
 from functools import cache
@@ -92,19 +91,3 @@ def game_info(name: str) -> dict[str, Any]:
         "renderer": renderer_url(cls.name),
         "rules_url": f"/rules/{cls.name}",
     }
-
-
-def rules_text(name: str) -> tuple[str, str, str]:
-    """(title, what the game is, rules summary) as plain text."""
-    cls = _loadable(name)
-    if cls is None:
-        raise ClientError(f"unknown game {name!r}")
-    module = importlib.import_module(cls.__module__.rpartition(".")[0] or cls.__module__)
-    about = (module.__doc__ or "").strip().split("\n\n")[0]
-    try:
-        from spielwerk.core.text import game_text
-
-        summary = game_text(cls.name).rules or ""
-    except Exception:  # no text module yet
-        summary = ""
-    return cls.title, about, summary

@@ -1,17 +1,22 @@
 """Accessibility of the pages in a real browser (Debian's Chromium via Playwright).
 
 axe-core (the npm package tests/web/package-lock.json pins, installed by `make install`) checks
-the lobby, every game's table page while playing and once the result is shown, and the replay
-viewer, at desktop (1366 px) and phone (390 px) width: no serious or critical violation (WCAG
-2.1 A/AA and axe's best practices: names of controls, contrast, keyboard access to scrolling
-regions, nesting of controls). A whole game is then played with the keyboard alone: Tab to a
-highlighted piece or button, Enter or Space to play it.
+the lobby, every game's table page while playing and once the result is shown, the replay
+viewer and every game's rules page, in German and in English (a browser whose language is
+German or English), at desktop (1366 px) and phone (390 px) width: no serious or critical
+violation (WCAG 2.1 A/AA and axe's best practices: names of controls, contrast, keyboard access
+to scrolling regions, nesting of controls). Every game is played once to its end in each
+language (clicking legal controls against random bots; the checks at both widths are made on
+the same page, resized). The rules links of the lobby and the table pages lead to the rules in
+the page's language. A whole game is then played with the keyboard alone: Tab to a highlighted
+piece or button, Enter or Space to play it.
 """
 
 from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +37,19 @@ RUN_AXE = """async () => {
 
 
 MAX_MOVES = 3000
+LANGS = {"en": "en-GB", "de": "de-DE"}  # the page language and the browser's locale for it
+
+
+@pytest.fixture(scope="module")
+def lang_contexts(browser: Any) -> Iterator[dict[str, Any]]:
+    """One browser context per language for the whole module (its Accept-Language and
+    navigator.language are that locale's): the pages of a language share it."""
+    contexts = {lang: browser.new_context(locale=locale) for lang, locale in LANGS.items()}
+    try:
+        yield contexts
+    finally:
+        for opened in contexts.values():
+            opened.close()
 
 
 @pytest.fixture(scope="module")
@@ -56,59 +74,117 @@ def violations(page: Any, source: str) -> list[str]:
     ]
 
 
+def violations_at_both_widths(page: Any, source: str) -> dict[str, list[str]]:
+    """The findings at each width (the page resized in place; the layout is CSS only), the
+    page left at desktop width."""
+    found = {}
+    for width in ("phone", "desktop"):
+        page.set_viewport_size(WIDTHS[width])
+        found[width] = violations(page, source)
+    return found
+
+
 @pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("lang", sorted(LANGS))
 def test_the_lobby_has_no_serious_accessibility_violation(
-    shared_server: Server, context: Any, axe_source: str, width: str
+    shared_server: Server, lang_contexts: dict[str, Any], axe_source: str, lang: str, width: str
 ) -> None:
-    """The lobby, empty and after a table was created from its form (the links box shown)."""
-    page = Page(context, WIDTHS[width])
-    page.goto(shared_server.base + "/")
-    page.page.wait_for_function(
-        """() => document.querySelector("#game option") !== null &&
-             document.querySelector("#seat-0") !== null"""
-    )
-    assert violations(page.page, axe_source) == []
-    page.page.select_option("#game", "inkheart_dice")
-    page.page.select_option("#seat-1", "human")
-    page.page.click("#create")
-    page.page.locator("#created a.play-link").first.wait_for()
-    assert violations(page.page, axe_source) == []
-    assert page.errors == []
+    """The lobby, empty and after a table was created from its form (the links box shown), in
+    the browser's language; its rules link opens the chosen game's rules in that language."""
+    page = Page(lang_contexts[lang], WIDTHS[width])
+    try:
+        page.goto(shared_server.base + "/")
+        page.page.wait_for_function(
+            """() => document.querySelector("#game option") !== null &&
+                 document.querySelector("#seat-0") !== null"""
+        )
+        assert page.page.evaluate("() => document.documentElement.lang") == lang
+        assert violations(page.page, axe_source) == []
+        page.page.select_option("#game", "inkheart_dice")
+        rules = page.page.get_attribute("#game-rules", "href")
+        assert rules == f"/rules/inkheart_dice?lang={lang}"
+        page.page.select_option("#seat-1", "human")
+        page.page.click("#create")
+        page.page.locator("#created a.play-link").first.wait_for()
+        assert violations(page.page, axe_source) == []
+        assert page.errors == []
+    finally:
+        page.page.close()
 
 
-@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("lang", sorted(LANGS))
 @pytest.mark.parametrize("game", sorted(GAME_TABLES))
 def test_every_table_page_has_no_serious_accessibility_violation(
-    shared_server: Server, context: Any, axe_source: str, game: str, width: str
+    shared_server: Server, lang_contexts: dict[str, Any], axe_source: str, game: str, lang: str
 ) -> None:
-    """Each game's table page at the start, a few moves in, with the result, and its replay."""
+    """Each game played to its end once in each language, checked at both widths at the
+    start, a few moves in, with the result, and in its replay; the rules link is in the
+    page's language."""
     seats, options = GAME_TABLES[game]
     created = shared_server.create(game, seats, **options)
-    page = Page(context, WIDTHS[width])
-    page.goto(shared_server.base + created["seats"][0]["url"])
-    page.wait_ready()
-    found = {"start": violations(page.page, axe_source)}
-    rng = random.Random(7)
-    for _ in range(5):
-        if page.over:
-            break
+    page = Page(lang_contexts[lang], WIDTHS["desktop"])
+    try:
+        page.goto(shared_server.base + created["seats"][0]["url"])
         page.wait_ready()
-        if not page.over:
-            page.click_random_control(rng)
-    found["five moves in"] = violations(page.page, axe_source)
-    while not page.over:
-        page.wait_ready()
-        if not page.over:
-            page.click_random_control(rng)
-    page.page.locator("#result").wait_for()
-    found["result"] = violations(page.page, axe_source)
-    page.page.click("#replay")
-    page.page.wait_for_function("() => document.body.dataset.step !== undefined")
-    found["replay"] = violations(page.page, axe_source)
-    assert found == {"start": [], "five moves in": [], "result": [], "replay": []}, "\n".join(
-        f"{when}: {line}" for when, lines in found.items() for line in lines
-    )
-    assert page.errors == []
+        assert page.page.evaluate("() => document.documentElement.lang") == lang
+        assert page.page.get_attribute("#rules-link", "href") == f"/rules/{game}?lang={lang}"
+        found = {"start": violations_at_both_widths(page.page, axe_source)}
+        rng = random.Random(7)
+        moves = 0
+        for _ in range(5):
+            if page.over:
+                break
+            page.wait_ready()
+            if not page.over:
+                page.click_random_control(rng)
+                moves += 1
+        found["five moves in"] = violations_at_both_widths(page.page, axe_source)
+        while not page.over and moves < MAX_MOVES:  # a game that never ends fails below
+            page.wait_ready()
+            if not page.over:
+                page.click_random_control(rng)
+                moves += 1
+        assert page.over, f"the game did not end within {MAX_MOVES} moves"
+        page.page.locator("#result").wait_for()
+        found["result"] = violations_at_both_widths(page.page, axe_source)
+        page.page.click("#replay")
+        page.page.wait_for_function("() => document.body.dataset.step !== undefined")
+        assert page.page.evaluate("() => document.documentElement.lang") == lang
+        found["replay"] = violations_at_both_widths(page.page, axe_source)
+        failures = [
+            f"{when} at {width}: {line}"
+            for when, widths in found.items()
+            for width, lines in widths.items()
+            for line in lines
+        ]
+        assert failures == [], "\n".join(failures)
+        assert page.errors == []
+    finally:
+        page.page.close()
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_every_rules_page_has_no_serious_accessibility_violation(
+    shared_server: Server, lang_contexts: dict[str, Any], axe_source: str, lang: str
+) -> None:
+    """Every game's rules page in each language at both widths: headings, lists, the tables
+    (they scroll sideways on a phone rather than widen the page) and the marked tags."""
+    page = Page(lang_contexts[lang], WIDTHS["desktop"])
+    try:
+        failures = []
+        for game in sorted(GAME_TABLES):
+            page.goto(f"{shared_server.base}/rules/{game}?lang={lang}")
+            assert page.page.evaluate("() => document.documentElement.lang") == lang
+            assert page.page.locator("article.rules h2").count() >= 5
+            assert page.page.locator("article.rules .tag-design").count() > 0
+            for width, lines in violations_at_both_widths(page.page, axe_source).items():
+                failures += [f"{game} at {width}: {line}" for line in lines]
+            page.page.set_viewport_size(WIDTHS["phone"])
+            assert page.fits_width(), f"{game}: {page.too_wide()}"
+        assert failures == [], "\n".join(failures)
+        assert page.errors == []
+    finally:
+        page.page.close()
 
 
 def focused_control(page: Any) -> bool:

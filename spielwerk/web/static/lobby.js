@@ -5,7 +5,7 @@
 // their replay; tables without a move for long (the server's --abandon-after) are folded away
 // under "Abandoned tables".
 import { h } from "/static/dom.js";
-import { t } from "/static/i18n.js";
+import { lang, t } from "/static/i18n.js";
 
 const el = (id) => document.getElementById(id);
 let games = [];
@@ -28,7 +28,7 @@ function currentGame() {
 
 function renderOptions() {
   const game = currentGame();
-  el("game-rules").href = game.rules_url;
+  el("game-rules").href = `${game.rules_url}?lang=${lang}`;
   el("options").replaceChildren(...game.options.flatMap((option) => {
     const id = `option-${option.name}`;
     let input;

@@ -3,7 +3,7 @@
 // (static/games/<game>.js). Legal actions the renderer does not draw as board controls are
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
-import { t } from "/static/i18n.js";
+import { lang, t } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats } from "/static/narration.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -190,7 +190,7 @@ async function onMessage(message) {
     logLines.length = 0;
     ui.title.textContent = table.title;
     document.title = `${table.title} · spielwerk`;
-    ui.rules.href = table.rules_url;
+    ui.rules.href = `${table.rules_url}?lang=${lang}`;
     ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
     if (!renderer) {
       [renderer, info] = await Promise.all([
