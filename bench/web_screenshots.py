@@ -1,12 +1,17 @@
-"""Screenshots of every game's table page at desktop and phone width (docs/web.md).
+"""Screenshots of every game's table page in German and English at desktop and phone width
+(docs/web.md), and of a rules page in each language.
 
-    .venv/bin/python bench/web_screenshots.py            # writes docs/images/web-GAME-*.png
-    .venv/bin/python bench/web_screenshots.py --game witches --moves 10
+    .venv/bin/python bench/web_screenshots.py        # writes docs/images/web-GAME-LANG-*.png
+    .venv/bin/python bench/web_screenshots.py --game witches --lang de --moves 10
 
 Starts `spielwerk serve` on a free port with a scratch SQLite file, creates one table per game
-(seat 1 a person, every other seat the heuristic bot), opens the person's seat link in Debian's
-Chromium (Playwright), plays a few moves by clicking legal controls at random (seeded), then
-saves full-page screenshots at 1366x900 and 390x844 (cut at 2000 px), and stops the server.
+and language (seat 1 a person, every other seat the heuristic bot), opens the person's seat link
+in Debian's Chromium (Playwright) in a browser whose language is German (`de-DE`) or English
+(`en-GB`), so the page is in that language as for any visitor, plays a few moves by clicking
+legal controls at random (seeded), then saves full-page screenshots at 1366x900 and 390x844
+(cut at 2000 px), and stops the server. `--rules GAME`
+(default witches; `--rules ''` for none) also shoots that game's rules page in each language at
+both widths (`web-rules-GAME-LANG-*.png`).
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 VIEWPORTS = {"desktop": (1366, 900), "phone": (390, 844)}
+LOCALES = {"de": "de-DE", "en": "en-GB"}
+"""The browser's language for each page language (its Accept-Language picks the page's)."""
 MAX_HEIGHT = 2000
 PLAYERS = {"witches": 4, "tainted_grail": 2}
 """Seats per game (3 where not listed)."""
@@ -154,16 +161,23 @@ def screenshot(page: Any, path: Path) -> None:
         page.screenshot(path=str(path), full_page=True)
 
 
-def shoot_game(browser: Any, base: str, game: str, moves: int, seed: int) -> list[Path]:
-    """Play `moves` own moves of a new `game` table; its two screenshots."""
+def new_context(browser: Any, lang: str) -> Any:
+    return browser.new_context(reduced_motion="reduce", device_scale_factor=1, locale=LOCALES[lang])
+
+
+def shoot_game(browser: Any, base: str, game: str, lang: str, moves: int, seed: int) -> list[Path]:
+    """Play `moves` own moves of a new `game` table in `lang`; its two screenshots."""
     rng = random.Random(f"{seed}:{game}")
     link = create_table(base, game)
-    context = browser.new_context(reduced_motion="reduce", device_scale_factor=1)
+    context = new_context(browser, lang)
     try:
         page = context.new_page()
         page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS["desktop"], strict=True)))
         page.goto(base + link)
         page.wait_for_selector("#board svg", timeout=60_000)
+        shown = page.evaluate("() => document.documentElement.lang")
+        if shown != lang:
+            raise RuntimeError(f"the {game} page is in {shown!r}, not {lang!r}")
         for _move in range(moves):
             page.wait_for_function(READY, timeout=120_000)
             if over(page):
@@ -173,7 +187,7 @@ def shoot_game(browser: Any, base: str, game: str, moves: int, seed: int) -> lis
         for label, (width, height) in VIEWPORTS.items():
             page.set_viewport_size({"width": width, "height": height})
             settle(page)
-            path = IMAGES / f"web-{game}-{label}.png"
+            path = IMAGES / f"web-{game}-{lang}-{label}.png"
             screenshot(page, path)
             written.append(path)
         return written
@@ -181,11 +195,43 @@ def shoot_game(browser: Any, base: str, game: str, moves: int, seed: int) -> lis
         context.close()
 
 
+def shoot_rules(browser: Any, base: str, game: str, lang: str) -> list[Path]:
+    """The top of `game`'s rules page in `lang` at both widths (cut at MAX_HEIGHT px)."""
+    context = new_context(browser, lang)
+    try:
+        page = context.new_page()
+        written: list[Path] = []
+        for label, (width, height) in VIEWPORTS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{base}/rules/{game}?lang={lang}")
+            page.wait_for_selector("article.rules h1")
+            path = IMAGES / f"web-rules-{game}-{lang}-{label}.png"
+            screenshot(page, path)
+            written.append(path)
+        return written
+    finally:
+        context.close()
+
+
+def report(paths: list[Path]) -> None:
+    for path in paths:
+        print(f"{path.relative_to(ROOT)}  {path.stat().st_size // 1024} KB", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--moves", type=int, default=6, help="own moves before the shots")
     parser.add_argument("--seed", type=int, default=20, help="seed of the random clicks")
+    parser.add_argument(
+        "--lang",
+        action="append",
+        choices=sorted(LOCALES),
+        help="only this language (repeatable; default: both)",
+    )
+    parser.add_argument(
+        "--rules", default="witches", help="the game whose rules page is shot ('' for none)"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -205,10 +251,16 @@ def main() -> None:
                     executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
                 )
                 try:
+                    langs: list[str] = args.lang or sorted(LOCALES)
+                    written: list[Path] = []
                     for game in games:
-                        for path in shoot_game(browser, base, game, args.moves, args.seed):
-                            size = path.stat().st_size // 1024
-                            print(f"{path.relative_to(ROOT)}  {size} KB", flush=True)
+                        for lang in langs:
+                            written += shoot_game(browser, base, game, lang, args.moves, args.seed)
+                            report(written[-2:])
+                    if args.rules:
+                        for lang in langs:
+                            written += shoot_rules(browser, base, args.rules, lang)
+                            report(written[-2:])
                 finally:
                     browser.close()
         except Exception:
