@@ -32,6 +32,15 @@ from spielwerk.agents.base import Agent
 from spielwerk.cli.renderers import game_text
 from spielwerk.cli.terminal import GameAbandoned, HumanAgent, Narrator
 from spielwerk.core.game import Game
+from spielwerk.core.i18n import (
+    LANGUAGES,
+    Lang,
+    TextError,
+    as_lang,
+    lang_from_environment,
+    option_help,
+    shared_texts,
+)
 from spielwerk.core.options import OptionSpec
 from spielwerk.core.registry import game_class
 from spielwerk.core.state import State
@@ -86,6 +95,25 @@ def _user_errors() -> Iterator[None]:
         _fail(str(error))
 
 
+def choose_lang(given: str | None) -> Lang:
+    """`--lang`, else the locale's language (LC_ALL, LC_MESSAGES, LANG), else English."""
+    if given is None:
+        return lang_from_environment()
+    try:
+        return as_lang(given.strip().lower())
+    except TextError:
+        raise UsageProblem(f"--lang {given!r}: choose one of {', '.join(LANGUAGES)}") from None
+
+
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help="language of the game's texts: de or en (default: from the locale, else en)",
+    ),
+]
+
+
 def _console() -> Console:
     # soft_wrap: long log lines are left to the terminal, so a line stays one line in a pipe.
     return Console(highlight=False, soft_wrap=True)
@@ -132,14 +160,19 @@ def seat_seed(seed: int, seat: int) -> int:
 
 
 def build_agents(
-    specs: Sequence[str], game: Game, seed: int, console: Console, narrator: Narrator
+    specs: Sequence[str],
+    game: Game,
+    seed: int,
+    console: Console,
+    narrator: Narrator,
+    lang: Lang = "en",
 ) -> list[Agent]:
     humans = sum(spec == HUMAN for spec in specs)
-    text = game_text(game.name)
+    text = game_text(game.name, lang)
     agents: list[Agent] = []
     for seat, spec in enumerate(specs):
         if spec == HUMAN:
-            agents.append(HumanAgent(console, text, narrator, announce_seat=humans > 1))
+            agents.append(HumanAgent(console, text, narrator, announce_seat=humans > 1, lang=lang))
         else:
             agents.append(make_agent(spec, game.name, seat_seed(seed, seat)))
     check_models(agents, game, len(specs))
@@ -169,43 +202,59 @@ def describe_option(spec: OptionSpec) -> str:
     return text
 
 
-def result_table(state: State, labels: Sequence[str] | None = None) -> Table:
+def result_table(state: State, labels: Sequence[str] | None = None, lang: Lang = "en") -> Table:
     """Scores and winners per seat; `labels` name the seats' players where they are known."""
+    say = shared_texts().say
     result: Mapping[str, Any] = state.result()
     scores = result.get("scores")
     winners = set(result.get("winners") or [])
-    table = Table(title="Result")
-    table.add_column("Seat", justify="right")
+    table = Table(title=say(lang, "terminal.result"))
+    table.add_column(say(lang, "terminal.seat_column"), justify="right")
     if labels is not None:
-        table.add_column("Player")
-    table.add_column("Score", justify="right")
+        table.add_column(say(lang, "terminal.player_column"))
+    table.add_column(say(lang, "terminal.score_column"), justify="right")
     table.add_column("")
     for seat in range(state.num_players):
         score = scores[seat] if isinstance(scores, list) and seat < len(scores) else "-"
         player = [] if labels is None else [escape(labels[seat])]
-        mark = "[bold]winner[/bold]" if seat in winners else ""
+        mark = f"[bold]{say(lang, 'terminal.winner_mark')}[/bold]" if seat in winners else ""
         table.add_row(str(seat), *player, str(score), mark)
     return table
 
 
-def print_result(console: Console, state: State, labels: Sequence[str] | None = None) -> None:
+def print_result(
+    console: Console, state: State, labels: Sequence[str] | None = None, lang: Lang = "en"
+) -> None:
     """The result table and a line naming the winners (in a cooperative game: whether the party
-    won or lost, and why)."""
-    console.print(result_table(state, labels))
+    won or lost, and why), and the game's own breakdown of it where it has one."""
+    from spielwerk.core.narration import event_text, game_narration
+
+    say = shared_texts().say
+    console.print(result_table(state, labels, lang))
     result = state.result()
     winners = result.get("winners") or []
+    narration = game_narration(state.game.name)
+    if narration.explain is not None and narration.templates(lang):
+        explained = narration.explain(state.view(None))
+        for row in explained.get("rows", []):
+            parts = "; ".join(event_text(narration, lang, part) for part in row.get("parts", []))
+            if parts:
+                console.print(f"  {escape(say(lang, 'seat', n=row['seat']))}: {escape(parts)}")
     if result.get("cooperative"):
-        verdict = "The party won" if winners else "The party lost"
+        verdict = say(lang, "terminal.party_won" if winners else "terminal.party_lost")
         reason = result.get("reason")
         console.print(f"{verdict}: {escape(str(reason))}" if reason else verdict)
         return
-    names = "; ".join(f"seat {w}" + (f", {labels[w]}" if labels else "") for w in winners)
+    names = "; ".join(
+        say(lang, "seat", n=w) + (f", {labels[w]}" if labels else "") for w in winners
+    )
     if len(winners) > 1:
-        console.print(f"Winners (shared): {escape(names)}")
+        console.print(say(lang, "terminal.winners_shared", names=escape(names)))
         if result.get("tie_break"):
-            console.print(f"Tie-break: {escape(str(result['tie_break']))}")
+            tie = escape(str(result["tie_break"]))
+            console.print(say(lang, "terminal.tie_break", text=tie))
     elif winners:
-        console.print(f"Winner: {escape(names)}")
+        console.print(say(lang, "terminal.winner", names=escape(names)))
 
 
 # ---------------------------------------------------------------------- commands
@@ -234,26 +283,39 @@ def list_games() -> None:
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")]) -> None:
+def rules(
+    game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
+    lang: LangOption = None,
+) -> None:
     """Show a game's title, players, options and a short summary of its rules."""
+    from spielwerk.core.i18n import game_texts
+
     with _user_errors():
         cls = game_class(game)
+        chosen = choose_lang(lang)
+    say = shared_texts().say
+    package = cls.__module__.rpartition(".")[0] or cls.__module__
+    texts = game_texts(package)
     console = _console()
     console.print(f"[bold]{escape(cls.title)}[/bold] ({cls.name})")
-    console.print(f"Players: {cls.min_players} to {cls.max_players}")
+    console.print(say(chosen, "terminal.players_range", low=cls.min_players, high=cls.max_players))
     specs = [spec for spec in cls.option_specs if not spec.test_only]
     if specs:
-        console.print("Options (--option key=value):")
+        console.print(say(chosen, "terminal.options"))
         for spec in specs:
-            console.print(f"  {escape(describe_option(spec))}: {escape(spec.help)}")
-    module = importlib.import_module(cls.__module__.rpartition(".")[0] or cls.__module__)
-    if module.__doc__:  # its first paragraph: what the game is
+            help_text = option_help(cls.name, spec.name, spec.help, chosen)
+            console.print(f"  {escape(describe_option(spec))}: {escape(help_text)}")
+    module = importlib.import_module(package)
+    about = texts.say(chosen, "about") if "about" in texts.raw else None
+    if about is None and module.__doc__:  # its first paragraph: what the game is
+        about = module.__doc__.strip().split("\n\n")[0]
+    if about:
         console.print()
-        console.print(escape(module.__doc__.strip().split("\n\n")[0]))
-    summary = game_text(cls.name).rules
+        console.print(escape(about))
+    summary = game_text(cls.name, chosen).rules
     if summary:
         console.print()
-        console.print("[bold]Rules in brief[/bold]")
+        console.print(f"[bold]{say(chosen, 'terminal.rules_in_brief')}[/bold]")
         console.print(escape(summary))
 
 
@@ -279,9 +341,11 @@ def play(
     record: Annotated[
         Path | None, typer.Option(help="write the game record (JSON) to this file")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Play a game in the terminal: humans at the keyboard, bots in the other seats."""
     with _user_errors():
+        chosen = choose_lang(lang)
         loaded = spielwerk.load(game, **parse_options(option or []))
         specs = parse_players(players, loaded)
         if seed is None:
@@ -293,41 +357,45 @@ def play(
         console = _console()
         narrator = Narrator(
             console,
-            game_text(loaded.name),
+            game_text(loaded.name, chosen),
             viewer=humans[0] if len(humans) == 1 else None,
             compact=not humans,
+            lang=chosen,
         )
-        agents = build_agents(specs, loaded, seed, console, narrator)
+        agents = build_agents(specs, loaded, seed, console, narrator, chosen)
 
+    say = shared_texts().say
     labels = [
-        f"{spec} (you)" if len(humans) == 1 and seat == humans[0] else spec
+        say(chosen, "terminal.you", spec=spec) if len(humans) == 1 and seat == humans[0] else spec
         for seat, spec in enumerate(specs)
     ]
     options = ", ".join(f"{k}={v}" for k, v in loaded.options.items())
+    title = f"[bold]{escape(loaded.title)}[/bold]"
     console.print(
-        f"[bold]{escape(loaded.title)}[/bold]: {len(specs)} players, seed {seed}"
+        say(chosen, "terminal.game_line", title=title, n=len(specs), seed=seed)
         + (f", {escape(options)}" if options else "")
     )
-    console.print(
-        "Seats: " + ", ".join(f"seat {s}: {escape(label)}" for s, label in enumerate(labels))
+    seats = ", ".join(
+        f"{say(chosen, 'seat', n=s)}: {escape(label)}" for s, label in enumerate(labels)
     )
+    console.print(say(chosen, "terminal.seats", seats=seats))
     try:
         state = play_game(loaded, agents, seed=seed, on_step=narrator.on_step)
     except GameAbandoned as stop:
         if stop.by_choice:  # quitting is a normal way to leave, not an error
-            console.print(f"{escape(str(stop))}: the game is left unfinished.")
+            console.print(say(chosen, "terminal.left_unfinished", reason=escape(str(stop))))
             raise typer.Exit(0) from None
         _fail(str(stop), EXIT_ABANDONED, label="game abandoned")
     except KeyboardInterrupt:
         _fail("interrupted", 130, label="game abandoned")
     narrator.sync()
     if humans:
-        console.rule("Game over")
-    print_result(console, state, labels)
+        console.rule(say(chosen, "terminal.game_over"))
+    print_result(console, state, labels, chosen)
     if record is not None:
         with _user_errors():
             record.write_text(json.dumps(state.to_record(), indent=1) + "\n", encoding="utf-8")
-        console.print(f"Record written to {escape(str(record))}")
+        console.print(say(chosen, "terminal.record_written", file=escape(str(record))))
 
 
 @app.command()
@@ -344,56 +412,67 @@ def replay(
         int | None,
         typer.Option(help="with --step: see the table as this seat (from 0); default spectator"),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Replay a game record, checking every action; print ok and its result."""
     with _user_errors():
+        chosen = choose_lang(lang)
         state = spielwerk.load_record(file.read_text(encoding="utf-8"))
     console = _console()
     if seat is not None and not 0 <= seat < state.num_players:
         _fail(f"--seat must be a seat of this game: 0 to {state.num_players - 1}", 2)
+    say = shared_texts().say
     console.print(
-        f"ok: {escape(state.game.title)}, {state.num_players} players, seed {state.seed}, "
-        f"{len(state.history)} actions replayed"
+        say(
+            chosen,
+            "terminal.replayed",
+            title=escape(state.game.title),
+            players=state.num_players,
+            seed=state.seed,
+            actions=len(state.history),
+        )
     )
     if step:
-        walk(console, state, seat)
+        walk(console, state, seat, chosen)
     if state.is_terminal():
-        print_result(console, state)
+        print_result(console, state, lang=chosen)
     else:
-        console.print("The record ends before the game does.")
+        console.print(say(chosen, "terminal.record_ends_early"))
 
 
-def walk(console: Console, final: State, seat: int | None) -> None:
+def walk(console: Console, final: State, seat: int | None, lang: Lang = "en") -> None:
     """Step through `final`'s history as `seat` sees it: the table after each action, with the
     action's text and what it made happen (the game's narration). Reads a line per step."""
     from spielwerk.core.narration import event_text, game_narration
 
-    text = game_text(final.game.name)
+    say = shared_texts().say
+    text = game_text(final.game.name, lang)
     narration = game_narration(final.game.name)
     history = final.history
     states = [final.game.new_state(final.num_players, seed=final.seed)]
 
     def named(p: int) -> str:  # as the terminal counts seats, from 0
-        return f"seat {p} (you)" if p == seat else f"seat {p}"
+        return say(lang, "seat_you" if p == seat else "seat", n=p)
 
     index = 0
     while True:
         state = states[index]
-        console.rule(f"step {index} of {len(history)}")
+        console.rule(say(lang, "terminal.step", index=index, total=len(history)))
         if index > 0:
             actor, action_id = history[index - 1]
             before = states[index - 1]
-            console.print(text.markup(before.describe(final.game.actions[action_id], seat)))
+            action = final.game.actions[action_id]
+            console.print(text.markup(before.describe(action, seat, lang)))
             for made in narration.events(before.view(seat), state.view(seat)):
                 if not made.get("quiet"):
-                    words = event_text(narration.texts, made, named)
+                    words = event_text(narration, lang, made, named)
                     console.print("  " + escape(words))
         console.print(text.render_view(state.view(seat)))
         if index == len(history):
-            console.print("The end of the record.")
+            console.print(say(lang, "terminal.end_of_record"))
             return
         try:
-            answer = input("Enter: next, b: back, q: quit > ").strip().lower()
+            answer = input(say(lang, "terminal.step_prompt")).strip().lower()
         except EOFError:
             return
         if answer == "q":

@@ -18,6 +18,7 @@ from rich.rule import Rule
 from spielwerk.agents.base import Agent, Turn
 from spielwerk.cli.renderers import GameText
 from spielwerk.core.actions import Action
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, shared_texts
 from spielwerk.core.state import CHANCE, State
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
@@ -40,9 +41,15 @@ class Narrator:
     """
 
     def __init__(
-        self, console: Console, text: GameText, viewer: int | None, compact: bool = False
+        self,
+        console: Console,
+        text: GameText,
+        viewer: int | None,
+        compact: bool = False,
+        lang: Lang = DEFAULT_LANG,
     ) -> None:
         self.console = console
+        self.lang = lang
         self.text = text
         self.viewer = viewer
         self.compact = compact and text.changes is not None
@@ -56,7 +63,7 @@ class Narrator:
     def on_step(self, state: State, actor: int, action: Action) -> None:
         """`play_game`'s hook: called with the state before each action."""
         self._state = state
-        described = self.text.markup(state.describe(action, self.viewer))
+        described = self.text.markup(state.describe(action, self.viewer, self.lang))
         if self._in_setup:
             if actor == CHANCE:
                 self._setup_lines.append(described)
@@ -88,7 +95,8 @@ class Narrator:
         if self.text.setup is not None:
             lines = self.text.setup(view)
         elif self._setup_lines:
-            lines = ["Set-up: " + "; ".join(self._setup_lines)]
+            setup = "; ".join(self._setup_lines)
+            lines = [shared_texts().say(self.lang, "terminal.setup", lines=setup)]
         else:
             lines = []
         for line in lines:
@@ -128,8 +136,10 @@ class HumanAgent(Agent):
         text: GameText,
         narrator: Narrator | None = None,
         announce_seat: bool = False,
+        lang: Lang = DEFAULT_LANG,
     ) -> None:
         self.console = console
+        self.lang = lang
         self.text = text
         self.narrator = narrator
         self.announce_seat = announce_seat
@@ -138,18 +148,19 @@ class HumanAgent(Agent):
         if self.narrator is not None:
             self.narrator.sync()
         console = self.console
+        say = shared_texts().say
         seat = turn.player
         if self.announce_seat:
-            console.print(Rule(f"seat {seat} to play (the other players look away)"))
+            console.print(Rule(say(self.lang, "terminal.hot_seat", seat=seat)))
         else:
             console.print(Rule())
         console.print(self.text.render_view(turn.view))
         choices = sorted(turn.legal_actions, key=lambda a: a.id)
         texts = [self._describe(turn, action) for action in choices]
         if len(choices) == 1:
-            console.print(f"Only one choice: {texts[0]}")
+            console.print(say(self.lang, "terminal.only_choice", text=texts[0]))
             return choices[0]
-        console.print("[bold]Your choices:[/bold]")
+        console.print(f"[bold]{say(self.lang, 'terminal.your_choices')}[/bold]")
         for number, text in enumerate(texts, start=1):
             console.print(f"  {number:>2}) {text}")
         return choices[self._ask(seat, len(choices)) - 1]
@@ -157,20 +168,21 @@ class HumanAgent(Agent):
     def _describe(self, turn: Turn, action: Action) -> str:
         if turn.sample is None:
             return self.text.markup(str(action))
-        return self.text.markup(turn.sample.describe(action, turn.player))
+        return self.text.markup(turn.sample.label(action, turn.player, self.lang))
 
     def _ask(self, seat: int, count: int) -> int:
+        say, lang = shared_texts().say, self.lang
         while True:
             try:
-                answer = self.console.input(f"seat {seat}, your choice (1-{count}, q quits): ")
+                answer = self.console.input(say(lang, "terminal.ask", seat=seat, count=count))
             except EOFError:
-                raise GameAbandoned("input ended before the game did") from None
+                raise GameAbandoned(say(lang, "terminal.input_ended")) from None
             answer = answer.strip()
             if answer.lower() in QUIT_WORDS:
-                raise GameAbandoned(f"seat {seat} quit", by_choice=True)
+                raise GameAbandoned(say(lang, "terminal.quit", seat=seat), by_choice=True)
             if answer.isdigit() and 1 <= int(answer) <= count:
                 return int(answer)
+            wrong = say(lang, "terminal.not_a_choice", answer=escape(repr(answer)))
             self.console.print(
-                f"[red]{escape(repr(answer))} is not a choice[/red]: "
-                f"type a number from 1 to {count}."
+                f"[red]{wrong}[/red]: " + say(lang, "terminal.type_a_number", count=count)
             )

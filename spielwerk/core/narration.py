@@ -3,9 +3,12 @@
 An event is data, `{"key": "trick_won", "params": {"seat": 2, "points": 14}}`, never English: a
 game's `narrate` module (`spielwerk/games/<game>/narrate.py`, beside its text module) derives the
 events from two views of one viewer (`events(before, after)`), so a seat is told exactly what
-its view already shows and nothing more. The same module holds `TEXTS`, the English template of
-every key (a later catalogue translates them), and `explain(view)`, the breakdown of a finished
-game's result.
+its view already shows and nothing more. The templates of every key are the game's texts
+`narrate.<key>` in its `texts.toml` (German and English, `spielwerk.core.i18n`); the module
+holds `explain(view)`, the breakdown of a finished game's result, and may hold
+`value_text(lang, name, value)`, a parameter's value in words (a card id "red-7" as "Rot 7"),
+None where the value is shown as it is. (A game not yet converted keeps an English `TEXTS` dict
+in its narrate module, used for every language.)
 
 Parameters that name seats are written so a page can put the seat's display name in: `seat`,
 `winner`, `victim`, any key ending in `_seat` (one seat index), and `seats` (a list). Every
@@ -23,6 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+
+from spielwerk.core.i18n import Lang, Template, game_texts, shared_texts
 
 View = Mapping[str, Any]
 Event = dict[str, Any]
@@ -44,21 +49,29 @@ def is_seat_param(name: str) -> bool:
     return name in SEAT_PARAMS or name.endswith("_seat")
 
 
+ValueText = Callable[[Lang, str, Any], "str | None"]
+
+
+def _no_templates(lang: Lang) -> Mapping[str, Template]:
+    return {}
+
+
 @dataclass(frozen=True, slots=True)
 class Narration:
-    """A game's narration: events between two views, their English templates, and the
-    explanation of a result."""
+    """A game's narration: events between two views, their templates in a language, the
+    explanation of a result, and how a parameter's value reads in a language."""
 
     events: Callable[[View, View], list[Event]]
-    texts: Mapping[str, str]
+    templates: Callable[[Lang], Mapping[str, Template]] = _no_templates
     explain: Callable[[View], dict[str, Any]] | None = None
+    value_text: ValueText | None = None
 
 
 def _no_events(before: View, after: View) -> list[Event]:
     return []
 
 
-SILENT = Narration(events=_no_events, texts={})
+SILENT = Narration(events=_no_events)
 
 
 @cache
@@ -75,39 +88,88 @@ def game_narration(name: str) -> Narration:
     if not found:
         return SILENT
     module = importlib.import_module(f"{package}.narrate")
+    legacy: Mapping[str, str] | None = getattr(module, "TEXTS", None)
+    if legacy is not None:  # not yet converted: English for every language
+        fixed = dict(legacy)
+
+        def templates(lang: Lang) -> Mapping[str, Template]:
+            return fixed
+    else:
+        texts = game_texts(package)
+
+        def templates(lang: Lang) -> Mapping[str, Template]:
+            return texts.catalogue(lang, "narrate.")
+
     return Narration(
-        events=module.events, texts=module.TEXTS, explain=getattr(module, "explain", None)
+        events=module.events,
+        templates=templates,
+        explain=getattr(module, "explain", None),
+        value_text=getattr(module, "value_text", None),
     )
 
 
-def default_seat_name(p: int) -> str:
-    return f"Seat {p + 1}"
+def rules_seat_name(lang: Lang) -> Callable[[int], str]:
+    """Seats as the rules count them, from 0 ("seat 2", "Platz 2"): what the web pages and the
+    terminal replace by a player's name or keep."""
+    return lambda p: shared_texts().say(lang, "seat", n=p)
 
 
 def event_text(
-    texts: Mapping[str, str], made: Event, seat_name: Callable[[int], str] = default_seat_name
+    narration: Narration,
+    lang: Lang,
+    made: Event,
+    seat_name: Callable[[int], str] | None = None,
 ) -> str:
-    """The event in words: its template with seats named by `seat_name`."""
-    template = texts.get(made["key"])
+    """The event in words in `lang`: its template, seats named by `seat_name` (default: as the
+    rules count them), other values as the game words them."""
+    seat_name = seat_name or rules_seat_name(lang)
+    template = narration.templates(lang).get(made["key"])
     if template is None:
         raise KeyError(f"no text for event {made['key']!r}")
-    values: dict[str, str] = {}
+    values: dict[str, object] = {}
     for name, value in made["params"].items():
         if is_seat_param(name) and isinstance(value, int):
             values[name] = seat_name(value)
         elif name == "gains":
-            values[name] = (
-                ", ".join(f"{seat_name(g['seat'])} {g['points']:+d}" for g in value) or "nobody"
-            )
+            values[name] = ", ".join(
+                f"{seat_name(g['seat'])} {g['points']:+d}" for g in value
+            ) or shared_texts().say(lang, "nobody")
         elif is_seat_param(name) and isinstance(value, list):
             values[name] = ", ".join(seat_name(p) for p in value)
         else:
-            values[name] = str(value)
+            worded = narration.value_text(lang, name, value) if narration.value_text else None
+            values[name] = str(value) if worded is None else worded
+    if isinstance(template, tuple):
+        template = template[0] if made["params"].get("n") == 1 else template[1]
     fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
     missing = fields - values.keys()
     if missing:
         raise KeyError(f"event {made['key']!r} lacks {sorted(missing)}")
     return template.format(**values)
+
+
+def worded(narration: Narration, lang: Lang, made: Event) -> Event:
+    """The event with its `text` in `lang`, seats as the rules count them (a page puts names
+    in): what the web sends, so a browser needs no templates of its own."""
+    return {**made, "text": event_text(narration, lang, made)}
+
+
+def worded_explanation(
+    narration: Narration, lang: Lang, explained: Mapping[str, Any]
+) -> dict[str, Any]:
+    """An `explain(view)` result with every event in it worded in `lang`."""
+
+    def word(item: Any) -> Any:
+        if isinstance(item, dict) and "key" in item and "params" in item:
+            return worded(narration, lang, item)
+        if isinstance(item, dict):
+            return {k: word(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return [word(v) for v in item]
+        return item
+
+    result: dict[str, Any] = word(dict(explained))
+    return result
 
 
 def narrate_steps(name: str, views: Sequence[View]) -> list[list[Event]]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
 from spielwerk.core.errors import IllegalAction
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 
 if TYPE_CHECKING:
     from spielwerk.core.game import Game
@@ -93,8 +94,14 @@ class State(ABC):
         return None
 
     @abstractmethod
-    def describe(self, action: Action, viewer: int | None) -> str:
-        """Text of `action`, applied in this state, as `viewer` may see it."""
+    def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
+        """Text of `action`, applied in this state, as `viewer` may see it, in `lang` (a log
+        line: "seat 2 plays red-7"). The language changes only the words, never the state."""
+
+    def label(self, action: Action, seat: int, lang: Lang = DEFAULT_LANG) -> str:
+        """The button of `seat`'s legal action for that seat, in the second person ("Play
+        red-7", "Spiele Rot 7"); a game without its own labels shows `describe`."""
+        return self.describe(action, seat, lang)
 
     @abstractmethod
     def component_zones(self) -> Mapping[str, Sequence[int]]:

@@ -4,7 +4,9 @@ Text rendering belongs to the games (`spielwerk/games/<game>/render.py`, rich ma
 used by the terminal, the web and the adapters alike, so the lookup lives here in the core. A
 game's text module is the `render` module beside its Game class, imported only when that game is
 shown; games without one get their view as pretty JSON and their action descriptions as plain
-text.
+text. Every function of a render module takes the language as its keyword `lang`
+(`spielwerk.core.i18n`); `game_text(name, lang)` binds it, and `rules(lang)` (or, in a game not
+yet converted, the English `RULES`) is the summary for `spielwerk rules`.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ import importlib.util
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rich.markup import escape
+
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 
 View = Mapping[str, Any]
 
@@ -46,8 +51,8 @@ def render_json(view: View) -> str:
 GENERIC = GameText(render_view=render_json, markup=escape)
 
 
-def game_text(name: str) -> GameText:
-    """The terminal text of game `name` (the generic fallback if it has none)."""
+def game_text(name: str, lang: Lang = DEFAULT_LANG) -> GameText:
+    """The terminal text of game `name` in `lang` (the generic fallback if it has none)."""
     from spielwerk.core.errors import UnknownGame
     from spielwerk.core.registry import game_class
 
@@ -59,10 +64,13 @@ def game_text(name: str) -> GameText:
     if not found:
         return GENERIC
     module = importlib.import_module(f"{package}.render")
+    setup = getattr(module, "render_setup", None)
+    changes = getattr(module, "render_changes", None)
+    rules = getattr(module, "rules", None)
     return GameText(
-        render_view=module.render,
-        markup=module.colourise,
-        setup=getattr(module, "render_setup", None),
-        changes=getattr(module, "render_changes", None),
-        rules=module.RULES,
+        render_view=partial(module.render, lang=lang),
+        markup=partial(module.colourise, lang=lang),
+        setup=None if setup is None else partial(setup, lang=lang),
+        changes=None if changes is None else partial(changes, lang=lang),
+        rules=rules(lang) if rules is not None else module.RULES,
     )

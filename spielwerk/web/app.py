@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 import spielwerk
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, as_lang, texts_of_game
 from spielwerk.core.narration import game_narration
 from spielwerk.core.state import State
 from spielwerk.web import logs
@@ -311,10 +312,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         hub: TableHub = request.app.state.hub
         return hub
 
-    def info_of(game: str) -> dict[str, Any]:
+    def info_of(game: str, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
         """The game's description with the choices this server offers for options that name
-        a file (the scenarios)."""
-        info = game_info(game)
+        a file (the scenarios), its texts in `lang`."""
+        info = game_info(game, lang)
         info["bots"] = [b for b in info["bots"] if bot_fits(b["spec"], settings.max_bot_seconds)]
         for option in info["options"]:
             choices = table_options.choices(game, option["name"])
@@ -364,19 +365,34 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return JSONResponse({"lang": lang, "languages": LANGUAGES, "messages": catalogue(lang)})
 
     @app.get("/api/games")
-    async def list_games() -> list[dict[str, Any]]:
-        return [info_of(name) for name in web_games()]
+    async def list_games(lang: str = DEFAULT_LANG) -> list[dict[str, Any]]:
+        chosen = as_lang(pick_language(None, lang))
+        return [info_of(name, chosen) for name in web_games()]
 
     @app.get("/api/games/{game}")
-    async def describe_game(game: str) -> Response:
+    async def describe_game(game: str, lang: str = DEFAULT_LANG) -> Response:
+        """The game's description, component data and its own texts in `lang` (de, en):
+        `narration` (event templates) and `texts` (every text of the game's texts.toml,
+        the glossary's terms as `@key`) for the board scripts."""
         if game not in web_games():
             return _error(404, "no such game")
+        chosen = as_lang(pick_language(None, lang))
         try:
-            info = info_of(game)
+            info = info_of(game, chosen)
         except ClientError as error:
             return _error(404, str(error))
-        narration = dict(game_narration(game).texts)
-        return JSONResponse({**info, "data": component_data(game), "narration": narration})
+        narration = dict(game_narration(game).templates(chosen))
+        texts = texts_of_game(game)
+        words = {**texts.catalogue(chosen), **texts.term_catalogue(chosen)}
+        return JSONResponse(
+            {
+                **info,
+                "lang": chosen,
+                "data": component_data(game),
+                "narration": narration,
+                "texts": words,
+            }
+        )
 
     @app.get("/api/tables")
     async def list_tables(request: Request, include: str | None = None) -> Response:
@@ -527,32 +543,43 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return seat
 
     async def replay_answer(
-        request: Request, replay: Replay | Response, seat: int | None, step: int | None
+        request: Request,
+        replay: Replay | Response,
+        seat: int | None,
+        step: int | None,
+        lang: str = DEFAULT_LANG,
     ) -> Response:
         if isinstance(replay, Response):
             return replay
         hub = hub_of(request)
+        chosen = as_lang(pick_language(None, lang))
         try:
             viewer = viewer_of(replay, seat)
             if step is None:
-                return JSONResponse(await hub._in_thread(replay.summary, viewer))
+                return JSONResponse(await hub._in_thread(replay.summary, viewer, chosen))
             if not 0 <= step <= replay.steps:
                 raise ClientError(f"step {step} is not between 0 and {replay.steps}")
-            return JSONResponse(await hub._in_thread(replay.step, step, viewer))
+            return JSONResponse(await hub._in_thread(replay.step, step, viewer, chosen))
         except ClientError as error:
             return _error(400, str(error))
 
     @app.get("/api/tables/{table_id}/replay")
     async def get_table_replay(
-        request: Request, table_id: str, seat: int | None = None
+        request: Request, table_id: str, seat: int | None = None, lang: str = DEFAULT_LANG
     ) -> Response:
-        return await replay_answer(request, await table_replay(request, table_id), seat, None)
+        found = await table_replay(request, table_id)
+        return await replay_answer(request, found, seat, None, lang)
 
     @app.get("/api/tables/{table_id}/replay/{step}")
     async def get_table_replay_step(
-        request: Request, table_id: str, step: int, seat: int | None = None
+        request: Request,
+        table_id: str,
+        step: int,
+        seat: int | None = None,
+        lang: str = DEFAULT_LANG,
     ) -> Response:
-        return await replay_answer(request, await table_replay(request, table_id), seat, step)
+        found = await table_replay(request, table_id)
+        return await replay_answer(request, found, seat, step, lang)
 
     def checked_record(body: bytes) -> State:
         """A record sent from a browser, replayed. Its options pass the web's checks first:
@@ -587,14 +614,21 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return JSONResponse({"id": upload_id, "url": f"/replay/{upload_id}"}, status_code=201)
 
     @app.get("/api/replays/{upload_id}")
-    async def get_upload(request: Request, upload_id: str, seat: int | None = None) -> Response:
-        return await replay_answer(request, upload_replay(request, upload_id), seat, None)
+    async def get_upload(
+        request: Request, upload_id: str, seat: int | None = None, lang: str = DEFAULT_LANG
+    ) -> Response:
+        return await replay_answer(request, upload_replay(request, upload_id), seat, None, lang)
 
     @app.get("/api/replays/{upload_id}/{step}")
     async def get_upload_step(
-        request: Request, upload_id: str, step: int, seat: int | None = None
+        request: Request,
+        upload_id: str,
+        step: int,
+        seat: int | None = None,
+        lang: str = DEFAULT_LANG,
     ) -> Response:
-        return await replay_answer(request, upload_replay(request, upload_id), seat, step)
+        found = upload_replay(request, upload_id)
+        return await replay_answer(request, found, seat, step, lang)
 
     @app.get("/healthz")
     async def health(request: Request) -> dict[str, Any]:
@@ -633,7 +667,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     await session.fail("this seat token does not belong to this table", 4403)
                     return
             try:
-                connection = hub.join(table, seat)
+                connection = hub.join(table, seat, hello.lang)
             except ClientError as error:
                 await session.fail(str(error), 4429)
                 return

@@ -13,6 +13,7 @@ from typing import Any
 import spielwerk
 from spielwerk.agents.strengths import lobby_levels
 from spielwerk.core.game import Game
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, option_help
 from spielwerk.core.registry import game_class
 from spielwerk.web.errors import ClientError
 
@@ -65,7 +66,8 @@ def component_data(name: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-def game_info(name: str) -> dict[str, Any]:
+def game_info(name: str, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
+    """A game's description for the lobby and the table page, option help in `lang`."""
     cls = _loadable(name)
     if cls is None:
         raise ClientError(f"unknown game {name!r}")
@@ -79,7 +81,7 @@ def game_info(name: str) -> dict[str, Any]:
                 "name": spec.name,
                 "type": spec.type.__name__,
                 "default": spec.default,
-                "help": spec.help,
+                "help": option_help(cls.name, spec.name, spec.help, lang),
                 "choices": list(spec.choices) if spec.choices is not None else None,
                 "minimum": spec.minimum,
                 "maximum": spec.maximum,

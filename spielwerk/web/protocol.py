@@ -40,6 +40,8 @@ class _Strict(BaseModel):
 class Hello(_Strict):
     type: Literal["hello"]
     token: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
+    lang: Literal["de", "en"] = "en"
+    """The page's language: the game's texts (actions, narration, result) come in it."""
 
 
 class Act(_Strict):

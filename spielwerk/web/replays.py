@@ -15,7 +15,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from spielwerk.core.narration import game_narration
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.core.narration import game_narration, worded
 from spielwerk.core.state import CHANCE, State
 from spielwerk.web.catalog import renderer_url
 from spielwerk.web.tables import deciders, explanation
@@ -38,7 +39,7 @@ class Replay:
     names: list[str | None]
     seats: list[dict[str, Any]]
     checkpoints: list[State] = field(default_factory=list)
-    logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    logs: dict[tuple[int | None, Lang], list[dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         state = self.final.game.new_state(self.final.num_players, seed=self.final.seed)
@@ -61,17 +62,18 @@ class Replay:
             state.apply(state.game.actions[action_id], player=actor)
         return state
 
-    def log(self, viewer: int | None) -> list[dict[str, Any]]:
-        """Every action as `viewer` may read it, with the events it noticed."""
-        if viewer not in self.logs:
+    def log(self, viewer: int | None, lang: Lang = DEFAULT_LANG) -> list[dict[str, Any]]:
+        """Every action as `viewer` may read it in `lang`, with the events it noticed."""
+        if (viewer, lang) not in self.logs:
             final = self.final
             state = final.game.new_state(final.num_players, seed=final.seed)
-            narrate = game_narration(final.game.name).events
+            narration = game_narration(final.game.name)
+            narrate = narration.events
             before = state.view(viewer)
             lines = []
             for i, (actor, action_id) in enumerate(final.history):
                 action = state.game.actions[action_id]
-                text = state.describe(action, viewer)
+                text = state.describe(action, viewer, lang)
                 state.apply(action, player=actor)
                 after = state.view(viewer)
                 lines.append(
@@ -79,14 +81,14 @@ class Replay:
                         "i": i,
                         "actor": None if actor == CHANCE else actor,
                         "text": text,
-                        "events": narrate(before, after),
+                        "events": [worded(narration, lang, e) for e in narrate(before, after)],
                     }
                 )
                 before = after
-            self.logs[viewer] = lines
-        return self.logs[viewer]
+            self.logs[viewer, lang] = lines
+        return self.logs[viewer, lang]
 
-    def summary(self, viewer: int | None) -> dict[str, Any]:
+    def summary(self, viewer: int | None, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
         game = self.final.game
         return {
             "game": game.name,
@@ -97,10 +99,10 @@ class Replay:
             "names": self.names,
             "steps": self.steps,
             "viewer": viewer,
-            "log": self.log(viewer),
+            "log": self.log(viewer, lang),
         }
 
-    def step(self, step: int, viewer: int | None) -> dict[str, Any]:
+    def step(self, step: int, viewer: int | None, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
         """What `viewer` saw after `step` actions."""
         state = self.state_at(step)
         over = state.is_terminal()
@@ -112,7 +114,7 @@ class Replay:
             "to_move": deciders(state),
             "over": over,
             "result": state.result() if over else None,
-            "explanation": explanation(state, viewer) if over else None,
+            "explanation": explanation(state, viewer, lang) if over else None,
         }
 
 

@@ -21,7 +21,7 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,7 +31,8 @@ import spielwerk
 from spielwerk.agents import AgentSpecError
 from spielwerk.core.actions import Action
 from spielwerk.core.game import Game
-from spielwerk.core.narration import Event, game_narration
+from spielwerk.core.i18n import DEFAULT_LANG, LANGUAGES, Lang
+from spielwerk.core.narration import Event, game_narration, worded, worded_explanation
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.core.undo import last_step_by, may_undo
 from spielwerk.web.bots import (
@@ -115,8 +116,9 @@ class Backoff:
 @dataclass(frozen=True, slots=True)
 class LogLine:
     actor: int
-    texts: tuple[str, ...]
-    """The action's text as each viewer may see it: [spectator, seat 0, seat 1, ...]."""
+    texts: Mapping[Lang, tuple[str, ...]]
+    """The action's text in each language as each viewer may see it: [spectator, seat 0,
+    seat 1, ...]."""
     events: tuple[tuple[Event, ...], ...] = ()
     """What the action made happen, as each viewer noticed it (the game's narration from that
     viewer's views before and after it), in the same order of viewers."""
@@ -129,6 +131,8 @@ class Connection:
     could not keep up with, never log lines)."""
 
     seat: int | None
+    lang: Lang = DEFAULT_LANG
+    """The language of the page (its hello): the game's texts are sent in it."""
     log_sent: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     devices: int = 1
@@ -223,9 +227,10 @@ def server_moves(row: TableRow, state: State) -> bool:
     return any(row.seats[seat].kind == "bot" for seat in deciders(state))
 
 
-def viewer_texts(state: State, action: Action) -> tuple[str, ...]:
+def viewer_texts(state: State, action: Action) -> dict[Lang, tuple[str, ...]]:
+    """The action's text in every language as every viewer may see it."""
     viewers: list[int | None] = [None, *range(state.num_players)]
-    return tuple(state.describe(action, v) for v in viewers)
+    return {lang: tuple(state.describe(action, v, lang) for v in viewers) for lang in LANGUAGES}
 
 
 def all_views(state: State) -> list[dict[str, Any]]:
@@ -851,7 +856,7 @@ class TableHub:
             return None
 
     # ------------------------------------------------------------------ connections
-    def join(self, table: LiveTable, seat: int | None) -> Connection:
+    def join(self, table: LiveTable, seat: int | None, lang: Lang = DEFAULT_LANG) -> Connection:
         if len(table.connections) >= self.max_connections_per_table:
             raise ClientError("this table has too many connections")
         if self.connections >= self.max_connections:
@@ -862,7 +867,7 @@ class TableHub:
             if table.broken == MOVED_ON or table.id in self.tables:
                 raise ClientError(MOVED_ON)
             self.tables[table.id] = table
-        connection = Connection(seat)
+        connection = Connection(seat, lang)
         table.connections.add(connection)
         self.connections += 1
         self._count_devices(table, seat)
@@ -990,23 +995,26 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
 def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
     """The newest state as `connection`'s seat may see it, with the log lines it has not had."""
     state = table.state
-    seat = connection.seat
+    seat, lang = connection.seat, connection.lang
     column = 0 if seat is None else seat + 1
     legal = (
         []
         if seat is None or table.broken
         else [
-            {"id": a.id, "action": a.to_json(), "text": state.describe(a, seat)}
+            {"id": a.id, "action": a.to_json(), "text": state.label(a, seat, lang)}
             for a in state.legal_actions(seat)
         ]
     )
     start = connection.log_sent
+    narration = game_narration(state.game.name)
     new_lines = [
         {
             "i": start + offset,
             "actor": None if line.actor == CHANCE else line.actor,
-            "text": line.texts[column],
-            "events": list(line.events[column]) if line.events else [],
+            "text": line.texts[lang][column],
+            "events": [worded(narration, lang, ev) for ev in line.events[column]]
+            if line.events
+            else [],
         }
         for offset, line in enumerate(table.log[start:])
     ]
@@ -1019,7 +1027,7 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "to_move": deciders(state),
         "over": over,
         "result": state.result() if over else None,
-        "explanation": explanation(state, seat) if over else None,
+        "explanation": explanation(state, seat, lang) if over else None,
         "view": state.view(seat),
         "legal": legal,
         "log_from": start,
@@ -1034,10 +1042,13 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
     }
 
 
-def explanation(state: State, seat: int | None) -> dict[str, Any] | None:
-    """The breakdown of a finished game's result, from the seat's own final view."""
-    explain = game_narration(state.game.name).explain
-    return explain(state.view(seat)) if explain is not None else None
+def explanation(state: State, seat: int | None, lang: Lang = DEFAULT_LANG) -> dict[str, Any] | None:
+    """The breakdown of a finished game's result, from the seat's own final view, every event
+    in it worded in `lang`."""
+    narration = game_narration(state.game.name)
+    if narration.explain is None:
+        return None
+    return worded_explanation(narration, lang, narration.explain(state.view(seat)))
 
 
 def welcome_message(table: LiveTable, seat: int | None) -> dict[str, Any]:

@@ -43,7 +43,7 @@ class Run:
 
 
 def run(args: list[str], input: str | None = None) -> Run:
-    result = CliRunner().invoke(app, args, input=input)
+    result = CliRunner().invoke(app, args, input=input, env={"LC_ALL": "C.UTF-8"})
     return Run(result.exit_code, result.stdout, result.stderr)
 
 

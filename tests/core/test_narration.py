@@ -10,8 +10,14 @@ import pytest
 
 import spielwerk
 from spielwerk.core.conformance import play_on
-from spielwerk.core.narration import event, event_text, game_narration
+from spielwerk.core.narration import Narration, event, event_text, game_narration
 from spielwerk.core.state import CHANCE, State
+
+
+def seat_name(p: int) -> str:
+    """Seats as a page names them when nobody has a name: counted from 1."""
+    return f"Seat {p + 1}"
+
 
 GAMES = {"witches": 4, "inkheart_dice": 3, "isolde": 3, "inkspell": 3, "tainted_grail": 2}
 
@@ -46,14 +52,14 @@ def test_every_event_and_explanation_has_words(name: str) -> None:
         state, steps = random_game(name, GAMES[name], seed)
         assert any(steps), "a whole game narrates something"
         for made in (e for step in steps for e in step):
-            assert "None" not in event_text(narration.texts, made)
+            assert "None" not in event_text(narration, "en", made, seat_name)
         explained = narration.explain(state.view(None))
         assert [row["seat"] for row in explained["rows"]] == list(range(GAMES[name]))
         for row in explained["rows"]:
             assert row["total"] == state.result()["scores"][row["seat"]]
             for part in row["parts"]:
-                assert "None" not in event_text(narration.texts, part)
-        event_text(narration.texts, explained["verdict"])
+                assert "None" not in event_text(narration, "en", part, seat_name)
+        event_text(narration, "en", explained["verdict"], seat_name)
 
 
 @pytest.mark.parametrize("name", ["witches", "isolde", "inkheart_dice", "inkspell"])
@@ -87,7 +93,7 @@ def test_witches_names_each_trick_its_winner_and_points() -> None:
     after = {**before, "trick_winner": None, "trump": "green-7"}
     after["tricks"] = [{**trick, "new_trump": "green-7"}]
     events = narration.events(before, after)
-    texts = [event_text(narration.texts, e) for e in events]
+    texts = [event_text(narration, "en", e, seat_name) for e in events]
     assert texts == [
         "Trick 1: Seat 3 takes 8 points (green-7, yellow-6, grey-2)",
         "Seat 3 makes green-7 the new trump",
@@ -124,7 +130,7 @@ def test_tie_break_is_told_only_when_it_decided() -> None:
     level = {**view, "scores": [10, 10, 3], "result": {"winners": [1], "scores": [10, 10, 3]}}
     made = narration.explain(level)["tie_break"]
     assert made is not None
-    words = event_text(narration.texts, made)
+    words = event_text(narration, "en", made, seat_name)
     assert words == "Seat 1, Seat 2 had 10 shields each: Seat 2 is further ahead on Isolde's board"
 
 
@@ -142,13 +148,15 @@ def test_inkheart_seat_score_is_points_times_hearts() -> None:
     }
     before = {**base, "scoring": [{**scoring, "score": 0}]}
     after = {**base, "safe": [["Mo"]], "scoring": [scoring]}
-    texts = [event_text(narration.texts, e) for e in narration.events(before, after)]
+    texts = [event_text(narration, "en", e, seat_name) for e in narration.events(before, after)]
     assert texts == ["Seat 1 scores 9 points \u00d7 2 ♥ = 18 now (castle kept)"]
 
 
 def test_event_text_names_seats_and_refuses_missing_parameters() -> None:
-    texts = {"x": "{seat} beats {victim}: {gains}"}
+    texts = Narration(
+        events=lambda a, b: [], templates=lambda lang: {"x": "{seat} beats {victim}: {gains}"}
+    )
     made = event("x", seat=0, victim=1, gains=[{"seat": 1, "points": -2}])
-    assert event_text(texts, made, lambda p: "AB"[p]) == "A beats B: B -2"
+    assert event_text(texts, "en", made, lambda p: "AB"[p]) == "A beats B: B -2"
     with pytest.raises(KeyError):
-        event_text(texts, event("x", seat=0))
+        event_text(texts, "en", event("x", seat=0))

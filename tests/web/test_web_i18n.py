@@ -31,7 +31,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 def used_keys() -> dict[str, str]:
     """Every key the shell uses, with the file that uses it."""
     used: dict[str, str] = {}
-    for name in [*SHELL, "i18n"]:
+    for name in [*SHELL, "i18n", "narration"]:
         for key in JS_CALL.findall((STATIC / f"{name}.js").read_text(encoding="utf-8")):
             used[key] = f"{name}.js"
     for name in SHELL:

@@ -29,11 +29,11 @@ from web_client import Player, play_to_the_end
 from web_parts import Server
 
 import spielwerk
-from spielwerk.core.narration import game_narration
+from spielwerk.core.narration import game_narration, worded
 from spielwerk.core.state import CHANCE, State
 from spielwerk.core.undo import last_step_by
 from spielwerk.web.storage import Storage
-from spielwerk.web.tables import deciders
+from spielwerk.web.tables import deciders, explanation
 
 TABLES: dict[str, tuple[list[str], dict[str, Any]]] = {
     "witches": (["human", "human", "heuristic", "random"], {}),
@@ -62,7 +62,7 @@ def expected_state_message(
         []
         if viewer is None
         else [
-            {"id": a.id, "action": a.to_json(), "text": state.describe(a, viewer)}
+            {"id": a.id, "action": a.to_json(), "text": state.label(a, viewer, "en")}
             for a in state.legal_actions(viewer)
         ]
     )
@@ -73,7 +73,7 @@ def expected_state_message(
         "to_move": deciders(state),
         "over": over,
         "result": state.result() if over else None,
-        "explanation": narration(state).explain(state.view(viewer)) if over else None,
+        "explanation": explanation(state, viewer, "en") if over else None,
         "view": state.view(viewer),
         "legal": legal,
         "log_from": log_from,
@@ -114,7 +114,8 @@ def replay_texts(state: State, viewer: int | None) -> tuple[list[str], list[list
         texts.append(replayed.describe(action, viewer))
         replayed.apply(action, player=actor)
         after = replayed.view(viewer)
-        events.append(narration(state).events(before, after))
+        said = narration(state)
+        events.append([worded(said, "en", made) for made in said.events(before, after)])
         before = after
     return texts, events
 

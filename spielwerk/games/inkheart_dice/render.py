@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.games.inkheart_dice.params import PARAMS
 
 View = Mapping[str, Any]
@@ -59,7 +60,7 @@ def cards(names: Sequence[str]) -> str:
     return " ".join(card(n) for n in names) if names else "-"
 
 
-def colourise(text: str) -> str:
+def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
     """An action description with every card in it (`Staubfinger (+5)`) coloured."""
     return _CARD_RE.sub(lambda m: card(m.group(1)), _escape(text))
 
@@ -87,7 +88,7 @@ def dice_text(view: View) -> str:
 
 
 # ---------------------------------------------------------------------- the whole table
-def render(view: View) -> str:
+def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     """Everything this view shows, as console markup."""
     viewer = view.get("viewer")
     players = int(view["players"])
@@ -131,7 +132,7 @@ def render(view: View) -> str:
     return "\n".join(lines)
 
 
-def render_setup(view: View) -> list[str]:
+def render_setup(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """What the set-up did, once it is over."""
     return [
         f"Four cards are turned up into the centre: {cards(view.get('centre') or [])}; "

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.inkheart_dice.actions import (
@@ -396,7 +397,7 @@ class InkheartDiceState(State):
             "result": self.result() if self.to_move == TERMINAL else None,
         }
 
-    def describe(self, action: Action, viewer: int | None) -> str:
+    def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
         """Every action is public: the text is the same for every viewer."""
         aid = action.id
         label = PARAMS.label

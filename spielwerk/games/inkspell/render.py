@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.games.inkspell.params import PARAMS
 
 View = Mapping[str, Any]
@@ -94,7 +95,7 @@ def reward_text(row: Sequence[tuple[str, int]]) -> str:
     return "+".join(what * amount for what, amount in row)
 
 
-def colourise(text: str) -> str:
+def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
     """An action description with locations and seats coloured."""
     text = _escape(text)
     text = _LOCATION_RE.sub(lambda m: location(_key_of(m.group(0))), text)
@@ -159,7 +160,7 @@ def track_lines(view: View, viewer: int | None) -> list[str]:
 
 
 # ---------------------------------------------------------------------- the whole table
-def render(view: View) -> str:
+def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     """Everything this view shows, as console markup."""
     viewer = view.get("viewer")
     players = int(view["players"])
@@ -229,14 +230,14 @@ def render(view: View) -> str:
     return "\n".join(lines)
 
 
-def render_setup(view: View) -> list[str]:
+def render_setup(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """Where the figures stand once the set-up is over."""
     players = int(view["players"])
     places = ", ".join(f"{seat(p, None)} {location(view['positions'][p])}" for p in range(players))
     return [f"The figures are placed: {places}; Staubfinger at {location(view['staubfinger'])}."]
 
 
-def render_changes(before: View, after: View) -> list[str]:
+def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """Public events between two views: scores, villain cards drawn, a Natternkopf and whom it
     strikes, the White Women, new rounds."""
     lines = []

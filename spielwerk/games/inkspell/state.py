@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
 from spielwerk.core.hidden import place_played_draws
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.inkspell.actions import (
     ADVANTAGE,
@@ -1083,7 +1084,7 @@ class InkspellState(State):
                 view["playable_advantage"] = sorted(akey[c] for c in self.playable(player))
         return view
 
-    def describe(self, action: Action, viewer: int | None) -> str:
+    def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
         """Text of an action; an advantage card drawn is named only to its receiver."""
         aid = action.id
         me = f"seat {self.current}"

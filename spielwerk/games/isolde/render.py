@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import Any
 
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.games.isolde.params import PARAMS
 
 View = Mapping[str, Any]
@@ -92,7 +93,7 @@ def board_name(board_id: str) -> str:
     return f"[{style}]{board_id}[/{style}]" if style else _escape(board_id)
 
 
-def colourise(text: str) -> str:
+def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
     """Plain text (an action description) with card names, boards and seats coloured."""
     text = _escape(text)
     text = _CARD_RE.sub(lambda m: card(m.group(0)), text)
@@ -126,7 +127,7 @@ def render_board(board: Mapping[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------- the whole table
-def render(view: View) -> str:
+def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     """Everything this view shows, as console markup: the table as its seat sees it."""
     viewer = view.get("viewer")
     players = int(view["players"])
@@ -194,7 +195,7 @@ def _private_lines(view: View) -> list[str]:
     return lines
 
 
-def render_setup(view: View) -> list[str]:
+def render_setup(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """The deal of round 1, summarised once it is over."""
     return [
         f"Round 1: {view['players']} seats, 5 cards dealt to each; "
@@ -202,7 +203,7 @@ def render_setup(view: View) -> list[str]:
     ]
 
 
-def render_changes(before: View, after: View) -> list[str]:
+def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """Public events between two views of one seat: the end of the draft, Isolde moves,
     awards, a summary of a finished round's plays, the reset and the new round."""
     viewer = after.get("viewer")

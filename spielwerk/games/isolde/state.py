@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.isolde.actions import (
@@ -693,7 +694,7 @@ class IsoldeState(State):
             "discs": discs,
         }
 
-    def describe(self, action: Action, viewer: int | None) -> str:
+    def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
         aid = action.id
         if aid >= DEAL:
             receiver = self.deal_receiver()

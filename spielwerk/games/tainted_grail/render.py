@@ -10,6 +10,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
+
 View = Mapping[str, Any]
 CELL = 14
 """Width of one grid cell in characters."""
@@ -43,13 +45,13 @@ encounters on arrival, free item use, automatic equipping of new items, the demo
 _NUMBER = re.compile(r"\b(\d+) (energy|food|health|xp)\b|([+-]\d+ terror)")
 
 
-def colourise(text: str) -> str:
+def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
     """An action description with its costs highlighted."""
     escaped = _escape(text)
     return _NUMBER.sub(lambda m: f"[yellow]{m.group(0)}[/yellow]", escaped)
 
 
-def render(view: View) -> str:
+def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     """Everything this view shows, as console markup."""
     viewer = view.get("viewer")
     who = "spectator" if viewer is None else f"seat {viewer}"
@@ -183,12 +185,12 @@ def character_line(view: View, seat: int, ch: Mapping[str, Any], viewer: int | N
     )
 
 
-def render_setup(view: View) -> list[str]:
+def render_setup(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """What the table looks like when day 1 begins."""
     return [f"{_escape(str(view['scenario']))}: day 1 begins (the set-up replaces the first dawn)"]
 
 
-def render_changes(before: View, after: View) -> list[str]:
+def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """The game log lines written between two views (dawn steps, arrivals, tests, ...)."""
     start = int(before.get("log_size", 0))
     end = int(after["log_size"])

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.tainted_grail.actions import (
     DECLINE,
@@ -1328,7 +1329,7 @@ class TaintedGrailState(State):
             "result": self.result() if self.to_move == TERMINAL else None,
         }
 
-    def describe(self, action: Action, viewer: int | None) -> str:
+    def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
         """Everything is public: the text is the same for every viewer."""
         game = self.game
         sc, lay = game.scenario, game.layout

@@ -1,29 +1,30 @@
 """Narration of the Witches of Blackmore: events between two views of one seat, and the
-breakdown of the final scores (see `spielwerk.core.narration`). Built from views only."""
+breakdown of the final scores (see `spielwerk.core.narration`). Built from views only; the
+templates are the ``narrate.*`` texts of texts.toml."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from spielwerk.core.i18n import Lang
 from spielwerk.core.narration import Event, event
+from spielwerk.games.witches import words
 from spielwerk.games.witches.params import PARAMS
 from spielwerk.games.witches.render import trick_points
 
 View = Mapping[str, Any]
 
-TEXTS: dict[str, str] = {
-    "trick_taken": "{seat} wins trick {number}",
-    "trick_won": "Trick {number}: {seat} takes {points} points ({cards})",
-    "trump_changed": "{seat} makes {card} the new trump",
-    "trump_drawn": "{seat} draws {card} from the trump pile: trump is now {trump}",
-    "end_phase": "The draw pile is used up: end phase, nobody draws any more",
-    "first_trump": "{card} is the first trump",
-    "colour_points": "{colour} {cards} = {points}",
-    "no_cards": "no cards captured",
-    "winner": "{seats} wins with {points} points",
-    "shared_win": "{seats} share the win with {points} points each",
-}
+
+def value_text(lang: Lang, name: str, value: Any) -> str | None:
+    """Cards (``card``, ``trump``, ``cards``: "red-7, blue-3") and colours in `lang`."""
+    if name in ("card", "trump") and isinstance(value, str):
+        return words.card(lang, value)
+    if name == "cards" and isinstance(value, str) and "-" in value:
+        return ", ".join(words.card(lang, c) for c in value.split(", "))
+    if name == "colour" and isinstance(value, str):
+        return words.TEXTS.term(lang, value)
+    return None
 
 
 def events(before: View, after: View) -> list[Event]:

@@ -1,17 +1,22 @@
 """Terminal text for the Witches of Blackmore, built from view dicts only.
 
 Everything here takes what `WitchesState.view(player)` returns (or an action's description) and
-returns text with rich console markup (`[red]red-7[/red]`): no I/O, no rich import, and nothing
-but what the view already shows, so a seat is never told more than it may know.
+returns text with rich console markup (`[red]red-7[/red]`) in a language (`lang`, the words from
+texts.toml): no I/O, no rich import, and nothing but what the view already shows, so a seat is
+never told more than it may know.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.games.witches import words
 from spielwerk.games.witches.params import PARAMS
+from spielwerk.games.witches.words import TEXTS
 
 View = Mapping[str, Any]
 
@@ -25,49 +30,47 @@ CARD_STYLES: dict[str, str] = {
 }
 """Console style of each colour's cards (purple is magenta: it reads on every terminal)."""
 
-_CARD_RE = re.compile(r"\b(" + "|".join(map(re.escape, PARAMS.colours)) + r")-([1-9])\b")
 
-RULES = """\
-54 cards: 6 colours (red, yellow, green, blue, purple, grey), values 1-9. 2 to 6 players.
-Set-up: 6 cards each; the rest is the face-down draw pile. Its top card is turned up: it starts
-the trump pile. Its colour is trump and its value sets the wheel.
-The wheel ranks the values of every colour, highest first, starting at the trump value:
-  descending side (first games):  t, t-1, ..., 1, 9, ..., t+1   (trump 7: 7 6 5 4 3 2 1 9 8)
-  ascending side:                 t, t+1, ..., 9, 1, ..., t-1   (trump 7: 7 8 9 1 2 3 4 5 6)
-A trick: the leader plays any card, then everybody in turn plays any card (no duty to follow).
-The highest trump wins; without trumps, the highest card of the led colour.
-The winner may lay one card of the trick on the trump pile: it becomes the new trump (colour and
-wheel value) and is not captured. The other cards go face down before the winner.
-Refill: everybody draws one card, winner first. With the draw pile empty, a player draws the
-top card of the trump pile instead (changing trump to the card below); the last trump card is
-never drawn. Once the draw pile is used up, the end phase begins: nobody draws any more.
-The winner leads the next trick. The game ends when every card in hand has been played.
-Score: the sum of the values of your captured cards. Highest total wins; ties share the win.
-[design] decisions (shared/rules/witches.md): colour names; seat 0 leads first (option
-start_player); the trump change is allowed in the end phase but not after the very last trick;
-a card drawn back from the trump pile scores only where it is finally captured; the last trump
-card is never drawn; a player without cards sits out later tricks.\
-"""
-"""A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
+def rules(lang: Lang = DEFAULT_LANG) -> str:
+    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
+    return TEXTS.say(lang, "rules.summary")
+
+
+RULES = rules("en")
+"""The summary in English (`rules(lang)` for another language)."""
 
 
 # ---------------------------------------------------------------------- small pieces
-def card(name: str | None) -> str:
-    """A card name in its colour; `None` (no card) as a dash."""
+def card(name: str | None, lang: Lang = DEFAULT_LANG) -> str:
+    """A card (its id, "red-7") named in `lang` in its colour; `None` (no card) as a dash."""
     if name is None:
         return "-"
     colour = name.partition("-")[0]
     style = CARD_STYLES.get(colour)
-    return f"[{style}]{name}[/{style}]" if style else _escape(name)
+    shown = _escape(words.card(lang, name)) if colour in PARAMS.colours else _escape(name)
+    return f"[{style}]{shown}[/{style}]" if style else shown
 
 
-def cards(names: Sequence[str], sep: str = " ") -> str:
-    return sep.join(card(n) for n in names) if names else "-"
+def cards(names: Sequence[str], sep: str = " ", lang: Lang = DEFAULT_LANG) -> str:
+    return sep.join(card(n, lang) for n in names) if names else "-"
 
 
-def colourise(text: str) -> str:
-    """Plain text (an action description) with every card name in it coloured."""
-    return _CARD_RE.sub(lambda m: card(m.group(0)), _escape(text))
+def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
+    """Plain text (an action description in `lang`) with every card name in it coloured."""
+    pattern, styles = _card_pattern(lang)
+    return pattern.sub(
+        lambda m: f"[{styles[m.group(1)]}]{m.group(0)}[/{styles[m.group(1)]}]", _escape(text)
+    )
+
+
+@cache
+def _card_pattern(lang: Lang) -> tuple[re.Pattern[str], dict[str, str]]:
+    """A card's name in `lang` as a pattern, and the style of each colour's name."""
+    styles = {TEXTS.term(lang, c): CARD_STYLES[c] for c in PARAMS.colours}
+    colours = "(" + "|".join(map(re.escape, styles)) + ")"
+    pattern = re.escape(TEXTS.say(lang, "card", colour="@C@", value="@V@"))
+    pattern = pattern.replace(re.escape("@C@"), colours).replace(re.escape("@V@"), "[1-9]")
+    return re.compile(r"\b" + pattern + r"\b"), styles
 
 
 def sort_hand(names: Sequence[str]) -> list[str]:
@@ -75,17 +78,19 @@ def sort_hand(names: Sequence[str]) -> list[str]:
     return sorted(names, key=_card_key)
 
 
-def seat(player: int, viewer: int | None) -> str:
-    return f"seat {player} (you)" if player == viewer else f"seat {player}"
+def seat(player: int, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
+    return TEXTS.say(lang, "seat_you" if player == viewer else "seat", n=player)
 
 
-def wheel_text(view: View, label: str = "wheel") -> str:
+def wheel_text(view: View, label: str | None = None, lang: Lang = DEFAULT_LANG) -> str:
     """The wheel's current order, highest first, the trump value marked."""
+    label = label or TEXTS.say(lang, "render.wheel_label")
+    side = _side(view.get("wheel"), lang)
     order = view.get("wheel_order")
     if not order:
-        return f"{label}: {view.get('wheel', '?')} side"
+        return TEXTS.say(lang, "render.wheel_side", label=label, side=side)
     values = [f"[bold]{v}[/bold]" if i == 0 else str(v) for i, v in enumerate(order)]
-    return f"{label} ({view.get('wheel', '?')}, highest first): " + " > ".join(values)
+    return TEXTS.say(lang, "render.wheel_order", label=label, side=side, order=" > ".join(values))
 
 
 def trick_points(trick: Mapping[str, Any]) -> int:
@@ -95,89 +100,111 @@ def trick_points(trick: Mapping[str, Any]) -> int:
     return total - (_value(new) if new else 0)
 
 
-def render_trick(trick: Mapping[str, Any], title: str, viewer: int | None = None) -> str:
+def render_trick(
+    trick: Mapping[str, Any], title: str, viewer: int | None = None, lang: Lang = DEFAULT_LANG
+) -> str:
     """One completed trick (an entry of `view["tricks"]`) on one line, after `title`."""
     plays = ", ".join(
-        f"{seat(p, viewer)} {card(c)}"
+        f"{seat(p, viewer, lang)} {card(c, lang)}"
         for p, c in zip(trick["players"], trick["cards"], strict=False)
     )
-    line = f"{title}: {plays} -> {seat(trick['winner'], viewer)} takes {trick_points(trick)} points"
+    line = TEXTS.say(
+        lang,
+        "render.trick_line",
+        title=title,
+        plays=plays,
+        seat=seat(trick["winner"], viewer, lang),
+        points=trick_points(trick),
+    )
     if trick.get("new_trump"):
-        line += f"; new trump {card(trick['new_trump'])}"
+        line += TEXTS.say(lang, "render.trick_new_trump", card=card(trick["new_trump"], lang))
     return line
 
 
 # ---------------------------------------------------------------------- the whole table
-def render(view: View) -> str:
+def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     """Everything this view shows, as console markup: the table as its seat sees it."""
+    say = TEXTS.say
     viewer = view.get("viewer")
     players = int(view["players"])
-    who = "spectator" if viewer is None else f"seat {viewer}"
-    lines = [f"[bold]The Witches of Blackmore[/bold] - {who}'s view"]
+    who = say(lang, "spectator") if viewer is None else say(lang, "seat", n=viewer)
+    title = f"[bold]{TEXTS.term(lang, 'title')}[/bold]"
+    lines = [say(lang, "render.view_of", title=title, who=who)]
 
     trump = view.get("trump")
-    lines.append(f"Trump: {card(trump)}   {wheel_text(view)}")
+    lines.append(
+        say(lang, "render.trump_line", card=card(trump, lang), wheel=wheel_text(view, lang=lang))
+    )
     pile = view.get("trump_pile") or []
-    lines.append(f"Trump pile (bottom to top): {cards(pile)}")
-    draw = f"Draw pile: {_count(view['draw_pile'], 'card')}"
+    lines.append(say(lang, "render.trump_pile", cards=cards(pile, lang=lang)))
+    draw = say(lang, "render.draw_pile", cards=say(lang, "render.n_cards", n=view["draw_pile"]))
     if view.get("end_phase"):
-        draw += "   [bold]end phase: nobody draws any more[/bold]"
+        draw += f"   [bold]{say(lang, 'render.end_phase_note')}[/bold]"
     lines.append(draw)
 
-    lines.append("Seats:")
+    lines.append(say(lang, "render.seats"))
     known = view.get("known_in_hands") or [[] for _ in range(players)]
     for p in range(players):
         marks = []
         if p == view.get("to_move"):
-            marks.append("to move")
+            marks.append(say(lang, "render.to_move"))
         if p == view.get("leader"):
-            marks.append("leads")
-        row = (
-            f"  {seat(p, viewer)}: {_count(view['hand_sizes'][p], 'card')} in hand, "
-            f"{_count(view['scores'][p], 'point')} captured"
+            marks.append(say(lang, "render.leads"))
+        row = "  " + say(
+            lang,
+            "render.seat_row",
+            seat=seat(p, viewer, lang),
+            cards=say(lang, "render.n_cards", n=view["hand_sizes"][p]),
+            points=say(lang, "render.n_points", n=view["scores"][p]),
         )
         if known[p] and p != viewer:
-            row += f" (holds {cards(sort_hand(known[p]))}, taken face up)"
+            row += say(lang, "render.holds", cards=cards(sort_hand(known[p]), lang=lang))
         if marks:
             row += f"  <- {', '.join(marks)}"
         lines.append(row)
 
     tricks = view.get("tricks") or []
     if tricks:
-        lines.append(render_trick(tricks[-1], f"Last trick ({len(tricks)})", viewer))
+        title = say(lang, "render.last_trick", n=len(tricks))
+        lines.append(render_trick(tricks[-1], title, viewer, lang))
     trick = view.get("trick") or []
     if view.get("leader") is not None or trick:
-        played = ", ".join(f"{seat(t['player'], viewer)} {card(t['card'])}" for t in trick)
-        lines.append(f"Trick {len(tricks) + 1} so far: {played or 'nothing played yet'}")
+        played = ", ".join(
+            f"{seat(t['player'], viewer, lang)} {card(t['card'], lang)}" for t in trick
+        )
+        played = played or say(lang, "render.nothing_played")
+        lines.append(say(lang, "render.trick_so_far", n=len(tricks) + 1, played=played))
     if view.get("trick_winner") is not None:
-        lines.append(f"{seat(view['trick_winner'], viewer)} won the trick and may change trump")
+        winner = seat(view["trick_winner"], viewer, lang)
+        lines.append(say(lang, "render.may_change_trump", seat=winner))
 
     if viewer is not None:
         hand = sort_hand(view.get("hand") or [])
-        lines.append(f"Your hand: {_hand_markup(hand, trump)}")
+        lines.append(say(lang, "render.your_hand", hand=_hand_markup(hand, trump, lang)))
 
     result = view.get("result")
     if result:
-        winners = ", ".join(seat(w, viewer) for w in result.get("winners", []))
-        lines.append(f"[bold]Game over.[/bold] Winner: {winners}")
+        winners = ", ".join(seat(w, viewer, lang) for w in result.get("winners", []))
+        lines.append("[bold]" + say(lang, "render.game_over", winners=winners) + "[/bold]")
     return "\n".join(lines)
 
 
-def render_setup(view: View) -> list[str]:
+def render_setup(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """What the set-up did, once it is over (the deal is summarised, not told card by card)."""
     players = int(view["players"])
     lines = [
-        f"Dealt {PARAMS.hand_size} cards to each of {players} seats; "
-        f"{view['draw_pile']} cards stay in the draw pile."
+        TEXTS.say(
+            lang, "render.dealt", hand=PARAMS.hand_size, players=players, pile=view["draw_pile"]
+        )
     ]
     trump = view.get("trump")
     if trump:
-        lines.append(f"{card(trump)} is turned up as the first trump.")
-        lines.append(wheel_text(view, "Wheel"))
+        lines.append(TEXTS.say(lang, "render.turned_up", card=card(trump, lang)))
+        lines.append(wheel_text(view, TEXTS.say(lang, "render.wheel_label_setup"), lang))
     return lines
 
 
-def render_changes(before: View, after: View) -> list[str]:
+def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """Public events between two views of the same seat: completed tricks, trump cards taken
     from the trump pile, the start of the end phase."""
     viewer = after.get("viewer")
@@ -185,7 +212,8 @@ def render_changes(before: View, after: View) -> list[str]:
     old_tricks = before.get("tricks") or []
     new_tricks = after.get("tricks") or []
     for number in range(len(old_tricks), len(new_tricks)):
-        lines.append(render_trick(new_tricks[number], f"Trick {number + 1}", viewer))
+        title = TEXTS.say(lang, "render.trick_title", n=number + 1)
+        lines.append(render_trick(new_tricks[number], title, viewer, lang))
     old_known = before.get("known_in_hands") or []
     old_pile = list(before.get("trump_pile") or [])
     taken: list[tuple[int, int, str]] = []  # (place in the old trump pile, seat, card)
@@ -197,26 +225,32 @@ def render_changes(before: View, after: View) -> list[str]:
                 taken.append((place, p, name))
     if taken:
         takes = ", ".join(
-            f"{seat(p, viewer)} takes {card(name)}" for _, p, name in sorted(taken, reverse=True)
+            TEXTS.say(lang, "render.takes", seat=seat(p, viewer, lang), card=card(name, lang))
+            for _, p, name in sorted(taken, reverse=True)
         )
-        lines.append(f"From the trump pile: {takes}; trump is now {card(after.get('trump'))}")
+        trump = card(after.get("trump"), lang)
+        lines.append(TEXTS.say(lang, "render.from_trump_pile", takes=takes, card=trump))
     if after.get("end_phase") and not before.get("end_phase"):
-        lines.append("[bold]The draw pile is used up: end phase, nobody draws any more.[/bold]")
+        lines.append(f"[bold]{TEXTS.say(lang, 'render.end_phase')}[/bold]")
     return lines
 
 
 # ---------------------------------------------------------------------- helpers
-def _hand_markup(hand: Sequence[str], trump: str | None) -> str:
+def _side(side: object, lang: Lang) -> str:
+    return TEXTS.term(lang, side) if side in ("ascending", "descending") else str(side or "?")
+
+
+def _hand_markup(hand: Sequence[str], trump: str | None, lang: Lang) -> str:
     if not hand:
-        return "(no cards)"
+        return TEXTS.say(lang, "render.no_cards")
     trump_colour = trump.partition("-")[0] if trump else None
-    shown = [card(n) + ("*" if n.partition("-")[0] == trump_colour else "") for n in hand]
-    note = "   (* trump)" if trump_colour and any(s.endswith("*") for s in shown) else ""
+    shown = [card(n, lang) + ("*" if n.partition("-")[0] == trump_colour else "") for n in hand]
+    note = (
+        TEXTS.say(lang, "render.trump_star")
+        if trump_colour and any(s.endswith("*") for s in shown)
+        else ""
+    )
     return " ".join(shown) + note
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _card_key(name: str) -> tuple[int, int]:

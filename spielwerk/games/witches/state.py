@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
 from spielwerk.core.hidden import place_played_draws
+from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.games.witches import words
 from spielwerk.games.witches.actions import CHANGE_TRUMP, DRAW, KEEP_TRUMP, NUM_CARDS
 from spielwerk.games.witches.params import PARAMS
 
@@ -359,24 +361,43 @@ class WitchesState(State):
             "result": self.result() if self.to_move == TERMINAL else None,
         }
 
-    def describe(self, action: Action, viewer: int | None) -> str:
+    def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
         aid = action.id
+        say = words.TEXTS.say
+        if aid < DRAW:
+            key, card = self._decision(aid)
+            player = self.to_move
+            assert isinstance(player, int)
+            return say(lang, f"describe.{key}", seat=words.seat(lang, player), card=card(lang))
+        card_id = aid - DRAW
+        shown = words.card(lang, PARAMS.card_name(card_id))
+        if self.phase == TURN_UP:
+            return say(lang, "describe.turn_up", card=shown)
+        if self.phase == DEAL:
+            receiver, key = self.dealt % self.num_players, "describe.dealt"
+        else:
+            receiver, key = self.refill_queue[0], "describe.draws"
+        if viewer != receiver:
+            shown = say(lang, "describe.a_card")
+        return say(lang, key, seat=words.seat(lang, receiver), card=shown)
+
+    def label(self, action: Action, seat: int, lang: Lang = DEFAULT_LANG) -> str:
+        if action.id >= DRAW:
+            return self.describe(action, seat, lang)
+        key, card = self._decision(action.id)
+        return words.TEXTS.say(lang, f"button.{key}", card=card(lang))
+
+    def _decision(self, aid: int) -> tuple[str, Callable[[Lang], str]]:
+        """A seat's action: its text key and its card's name in a language."""
         name = PARAMS.card_name
         if aid < KEEP_TRUMP:
-            return f"seat {self.to_move} plays {name(aid)}"
-        if aid == KEEP_TRUMP:
-            return f"seat {self.to_move} keeps the trump {name(self.trump_pile[-1])}"
-        if aid < DRAW:
-            return f"seat {self.to_move} makes {name(aid - CHANGE_TRUMP)} the new trump"
-        card = aid - DRAW
-        if self.phase == TURN_UP:
-            return f"{name(card)} is turned up as the first trump"
-        if self.phase == DEAL:
-            receiver, verb = self.dealt % self.num_players, "is dealt"
+            card = name(aid)
+            key = "play"
+        elif aid == KEEP_TRUMP:
+            card, key = name(self.trump_pile[-1]), "keep_trump"
         else:
-            receiver, verb = self.refill_queue[0], "draws"
-        shown = name(card) if viewer == receiver else "a card"
-        return f"seat {receiver} {verb} {shown}"
+            card, key = name(aid - CHANGE_TRUMP), "change_trump"
+        return key, lambda lang: words.card(lang, card)
 
     def component_zones(self) -> Mapping[str, Sequence[int]]:
         zones: dict[str, Sequence[int]] = {

@@ -5,7 +5,7 @@
 // their replay; tables without a move for long (the server's --abandon-after) are folded away
 // under "Abandoned tables".
 import { h } from "/static/dom.js";
-import { lang, t } from "/static/i18n.js";
+import { t, lang } from "/static/i18n.js";
 
 const el = (id) => document.getElementById(id);
 let games = [];
@@ -225,7 +225,7 @@ async function openRecord() {
 
 async function start() {
   el("record-file").addEventListener("change", openRecord);
-  games = await (await fetch("/api/games")).json();
+  games = await (await fetch(`/api/games?lang=${encodeURIComponent(lang)}`)).json();
   el("game").replaceChildren(...games.map((g) => h("option", { value: g.name, text: g.title })));
   el("game").addEventListener("change", renderOptions);
   el("players").addEventListener("change", renderSeats);

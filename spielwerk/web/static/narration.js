@@ -1,6 +1,7 @@
 // What the table page and the replay viewer share: seat names (counted from 1), the game's
 // narration in words, what an event highlights on the board, and the result's breakdown.
 import { h, seatColour, seatChip } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 const SEAT_KEYS = new Set(["seat", "winner", "victim", "seats"]);
 const isSeatKey = (key) => SEAT_KEYS.has(key) || key.endsWith("_seat");
@@ -12,30 +13,33 @@ export function seatNamer(seats, names, viewer) {
   const seatName = (p) => {
     const seat = seats && seats[p];
     const name = names()[p] || (seat && seat.name);
-    let label = name || `Seat ${p + 1}`;
-    if (seat && seat.kind === "bot") label = `Seat ${p + 1} (bot ${seat.bot})`;
-    return p === viewer ? (name ? `${name} (you)` : "You") : label;
+    let label = name || t("seat.n", { n: p + 1 });
+    if (seat && seat.kind === "bot") label = t("seat.bot", { n: p + 1, bot: seat.bot });
+    return p === viewer ? (name ? t("seat.name_you", { name }) : t("seat.you")) : label;
   };
   /** A seat as the subject of a log line: your own is "Ada (you)", not "You" ("You plays"). */
   const logName = (p) => {
     if (p !== viewer) return seatName(p);
-    return `${names()[p] || `Seat ${p + 1}`} (you)`;
+    return t("seat.name_you", { name: names()[p] || t("seat.n", { n: p + 1 }) });
   };
-  /** A rules text ("seat 2 plays red-7") with its seats named as on the page. */
-  const nameSeats = (text) => text.replace(/\bseat (\d+)\b/g, (whole, n) =>
+  /** A game's text ("seat 2 plays red-7", „Platz 2 spielt Rot 7“: seats as the rules count
+   * them, from 0) with its seats named as on the page. */
+  const nameSeats = (text) => text.replace(/\b(?:seat|Platz) (\d+)\b/g, (whole, n) =>
     seats && Number(n) < seats.length ? logName(Number(n)) : whole);
   return { seatName, logName, nameSeats };
 }
 
-/** An event of the game's narration in words: its template (`narration[key]`), seats named. */
-export function eventText(narration, ev, logName) {
+/** An event of the game's narration in words: the server's text in the page's language
+ * (`ev.text`, seats named by `nameSeats`), else its template (`narration[key]`), seats named. */
+export function eventText(narration, ev, logName, nameSeats = null) {
+  if (typeof ev.text === "string" && nameSeats) return nameSeats(ev.text);
   const template = narration[ev.key];
   if (!template) return ev.key;
   return template.replace(/\{(\w+)\}/g, (whole, key) => {
     const value = ev.params[key];
     if (value === undefined || value === null) return "";
     if (key === "gains") {
-      return value.length ? value.map((g) => `${logName(g.seat)} ${g.points > 0 ? "+" : ""}${g.points}`).join(", ") : "nobody";
+      return value.length ? value.map((g) => `${logName(g.seat)} ${g.points > 0 ? "+" : ""}${g.points}`).join(", ") : t("seat.nobody");
     }
     if (isSeatKey(key) && Array.isArray(value)) return value.map((p) => logName(p)).join(", ");
     if (isSeatKey(key) && typeof value === "number") return logName(value);
@@ -81,19 +85,31 @@ export function resultNodes(result, explained, seatName, words) {
   const winners = result.winners || [];
   const scores = result.scores || [];
   const head = explained ? words(explained.verdict)
-    : winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map((p) => seatName(p)).join(", ")}` : "No winner";
+    : winners.length ? t(winners.length > 1 ? "result.winners" : "result.winner", { names: winners.map((p) => seatName(p)).join(", ") }) : t("result.no_winner");
   const rows = explained ? explained.rows : scores.map((score, p) => ({ seat: p, total: score, parts: [] }));
   return [
-    h("h2", { id: "verdict", text: `Game over. ${head}.` }),
+    h("h2", { id: "verdict", text: t("result.game_over", { verdict: head }) }),
     h("table", { class: "breakdown" },
-      h("tr", {}, h("th", { text: "Seat" }), h("th", { text: "Score" }), h("th", { text: "How" }), h("th", { text: "" })),
+      h("tr", {}, h("th", { text: t("result.seat") }), h("th", { text: t("result.score") }), h("th", { text: t("result.how") }), h("th", { text: "" })),
       rows.map((row) => h("tr", { "data-seat": row.seat },
         h("td", {}, seatChip(row.seat, seatName)),
         h("td", { class: "total", text: String(row.total) }),
         h("td", { class: "parts" }, row.parts.map((ev) => h("div", { "data-part": ev.key, text: words(ev) }))),
-        h("td", { text: winners.includes(row.seat) ? "winner" : "" })))),
-    explained && explained.tie_break ? h("p", { id: "tie-break", text: `Tie-break: ${words(explained.tie_break)}.` }) : null,
+        h("td", { text: winners.includes(row.seat) ? t("result.winner_mark") : "" })))),
+    explained && explained.tie_break ? h("p", { id: "tie-break", text: t("result.tie_break", { text: words(explained.tie_break) }) }) : null,
     ...((explained && explained.notes) || []).map((ev) => h("p", { class: "small", text: `${words(ev)}.` })),
-    !explained && result.tie_break ? h("p", { class: "small", text: `Tie-break: ${result.tie_break}` }) : null,
+    !explained && result.tie_break ? h("p", { class: "small", text: t("result.tie_break", { text: result.tie_break }) }) : null,
   ].filter(Boolean);
+}
+
+/** The game's own words in the page's language (`texts` of /api/games/<game>?lang=, from the
+ * game's texts.toml; glossary terms as "@key"): `say(key, params)` fills `{name}` parameters,
+ * and a pair [one, other] is chosen by the count `n`. A key the game lacks shows as itself. */
+export function gameSay(texts) {
+  return (key, params = {}) => {
+    let template = (texts || {})[key];
+    if (template === undefined) return key;
+    if (Array.isArray(template)) template = params.n === 1 ? template[0] : template[1];
+    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  };
 }

@@ -3,8 +3,8 @@
 // as a spectator. Buttons, the arrow keys (Home/End too) and a slider move; the address keeps
 // the step and the viewer (#step=12&seat=1), so a position can be shared.
 import { h } from "/static/dom.js";
-import { t } from "/static/i18n.js";
-import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats } from "/static/narration.js";
+import { t, lang } from "/static/i18n.js";
+import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 const api = parts[0] === "table"
@@ -35,12 +35,11 @@ async function getJson(url) {
 }
 
 async function load() {
-  const query = viewer === null ? "" : `?seat=${viewer}`;
-  meta = await getJson(api + query);
+  meta = await getJson(api + query());
   if (!renderer) {
     [renderer, info] = await Promise.all([
       import(meta.renderer),
-      getJson(`/api/games/${encodeURIComponent(meta.game)}`),
+      getJson(`/api/games/${encodeURIComponent(meta.game)}?lang=${encodeURIComponent(lang)}`),
     ]);
   }
   el("game-title").textContent = t("replay.title", { title: meta.title });
@@ -54,6 +53,11 @@ async function load() {
   await go(Math.min(Math.max(0, wanted), meta.steps));
 }
 
+/** The viewer and the page's language as a query: the game's texts come in that language. */
+function query() {
+  return `?lang=${encodeURIComponent(lang)}${viewer === null ? "" : `&seat=${viewer}`}`;
+}
+
 function names() {
   const seats = meta.seats.map((s, p) => ({ ...s, name: meta.names[p] }));
   return seatNamer(seats, () => meta.names, viewer);
@@ -62,8 +66,7 @@ function names() {
 async function go(target) {
   target = Math.min(Math.max(0, target), meta.steps);
   loading = target;
-  const query = viewer === null ? "" : `?seat=${viewer}`;
-  const message = await getJson(`${api}/${target}${query}`);
+  const message = await getJson(`${api}/${target}${query()}`);
   if (message.step !== loading) return;      // a newer step was asked for meanwhile
   step = target;
   shown = message;
@@ -73,7 +76,7 @@ async function go(target) {
 
 function draw() {
   const { seatName, logName, nameSeats } = names();
-  const words = (ev) => eventText(info.narration || {}, ev, logName);
+  const words = (ev) => eventText(info.narration || {}, ev, logName, nameSeats);
   el("slider").value = String(step);
   el("step-label").textContent = t("replay.step_of", { step, steps: meta.steps });
   document.body.dataset.step = String(step);
@@ -90,7 +93,8 @@ function draw() {
   el("log").scrollTop = el("log").scrollHeight;
   const ctx = {
     view: shown.view, seat: viewer, legal: [], toMove: movers, over: shown.over,
-    result: shown.result, table: { ...meta, id: null }, info, data: info.data || {}, seatName, act: () => {},
+    result: shown.result, table: { ...meta, id: null }, info, data: info.data || {}, seatName,
+    say: gameSay(info.texts), lang, act: () => {},
   };
   let drawn;
   try {

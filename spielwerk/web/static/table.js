@@ -3,8 +3,8 @@
 // (static/games/<game>.js). Legal actions the renderer does not draw as board controls are
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
-import { lang, t } from "/static/i18n.js";
-import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats } from "/static/narration.js";
+import { t, lang } from "/static/i18n.js";
+import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -110,7 +110,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
   socket.addEventListener("open", () => {
-    send(token ? { type: "hello", token } : { type: "hello" });
+    send(token ? { type: "hello", token, lang } : { type: "hello", lang });
   });
   socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
@@ -166,9 +166,10 @@ function showFatal(text) {
     tableId && text !== FINAL[4404] ? h("span", {}, " · ", h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: t("table.watch_table") })) : null);
 }
 
-let narration = {};        // event key -> English template (from /api/games/<game>)
+let narration = {};        // event key -> template in the page's language (/api/games/<game>)
+let say = gameSay({});     // the game's own words in the page's language
 const flashes = new Map(); // CSS selector of a board piece -> when its highlight ends
-const words = (ev) => eventText(narration, ev, logName);
+const words = (ev) => eventText(narration, ev, logName, nameSeats);
 
 function applyFlashes() {
   const now = performance.now();
@@ -195,9 +196,10 @@ async function onMessage(message) {
     if (!renderer) {
       [renderer, info] = await Promise.all([
         import(table.renderer),
-        fetch(`/api/games/${encodeURIComponent(table.game)}`).then((r) => r.json()),
+        fetch(`/api/games/${encodeURIComponent(table.game)}?lang=${encodeURIComponent(lang)}`).then((r) => r.json()),
       ]);
       narration = info.narration || {};
+      say = gameSay(info.texts);
       if (latest) { rewriteLog(); render(); }
     }
   } else if (message.type === "state") {
@@ -371,6 +373,8 @@ function render() {
     info,
     data: (info && info.data) || {},
     seatName,
+    say,
+    lang,
     act,
   };
   let drawn;

@@ -1,7 +1,8 @@
 // The Witches of Blackmore: the table drawn from one seat's view.
 // Trump pile and the witches' wheel, the draw pile, the trick in the middle, every seat with its
 // hand size, cards it took face up and its captured pile, and your hand (click a card to play).
-import { h, s, legalControls, cardBack, plural } from "/static/dom.js";
+// Every word comes from the game's texts.toml in the page's language (`ctx.say`).
+import { h, s, legalControls, cardBack } from "/static/dom.js";
 
 const COLOURS = {
   red: "#d62828", yellow: "#d9a400", green: "#2a9d4b",
@@ -21,24 +22,30 @@ function sortCards(names) {
   });
 }
 
-/** One card face as SVG: its colour, its value, the colour's initial for colour-blind eyes. */
-export function card(name, cls = "card", trumpColour = null) {
+/** A card's name ("red-7") in the page's language ("Rot 7"). */
+export function cardName(say, name) {
+  const { colour, value } = parse(name);
+  return say("card", { colour: say(`@${colour}`), value });
+}
+
+/** One card face as SVG: its colour, its value, the colour's name for colour-blind eyes. */
+export function card(say, name, cls = "card", trumpColour = null) {
   const { colour, value } = parse(name);
   const fill = COLOURS[colour] || "#444";
   const isTrump = colour === trumpColour;
   return s("svg", { class: cls, viewBox: "0 0 60 90", "data-card": name },
-    s("title", { text: name }),
+    s("title", { text: cardName(say, name) }),
     s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffdf6", stroke: fill, "stroke-width": isTrump ? 4 : 2.5 }),
     s("rect", { x: 7, y: 20, width: 46, height: 50, rx: 23, fill, opacity: 0.14 }),
     s("text", { x: 30, y: 58, "text-anchor": "middle", "font-size": 34, "font-weight": 800, fill, text: String(value) }),
     s("text", { x: 6, y: 15, "font-size": 12, "font-weight": 700, fill, text: String(value) }),
-    s("text", { x: 54, y: 84, "text-anchor": "end", "font-size": 9, fill, text: colour }),
+    s("text", { x: 54, y: 84, "text-anchor": "end", "font-size": 9, fill, text: say(`@${colour}`) }),
     isTrump ? s("text", { x: 54, y: 15, "text-anchor": "end", "font-size": 13, fill, text: "★" }) : null);
 }
 
 /** The witches' wheel: values 1-9 around a circle, the trump value in the trump colour; the
  * bigger a number, the higher it ranks now. */
-function wheel(view) {
+function wheel(view, say) {
   const order = view.wheel_order || [];
   const trump = view.trump ? parse(view.trump) : null;
   const fill = trump ? COLOURS[trump.colour] : "#999";
@@ -54,8 +61,8 @@ function wheel(view) {
       s("circle", { cx: x, cy: y, r: top ? 16 : 13 - place * 0.6, fill: top ? fill : "#fff", stroke: fill, "stroke-width": 2, opacity: 1 - place * 0.06 }),
       s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": top ? 16 : 13, "font-weight": 700, fill: top ? "#fff" : "#333", text: String(v) })));
   }
-  const arrow = view.wheel === "ascending" ? "↻ ascending" : "↺ descending";
-  return s("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "wheel", role: "img", "aria-label": `wheel, highest first: ${order.join(" ")}` },
+  const arrow = say(view.wheel === "ascending" ? "board.wheel_ascending" : "board.wheel_descending");
+  return s("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "wheel", role: "img", "aria-label": say("board.wheel_label", { order: order.join(" ") }) },
     s("circle", { cx: c, cy: c, r: r + 18, fill: "#2b2340", opacity: 0.85 }),
     s("circle", { cx: c, cy: c, r: r - 22, fill: "none", stroke: "#b9a6e0", "stroke-dasharray": "4 3" }),
     s("text", { x: c, y: c + 4, "text-anchor": "middle", "font-size": 10, fill: "#fff", text: arrow }),
@@ -68,7 +75,7 @@ function trickPoints(trick) {
 }
 
 export function render(ctx) {
-  const { view, seat, legal, act, seatName } = ctx;
+  const { view, seat, legal, act, say } = ctx;
   const trumpColour = view.trump ? parse(view.trump).colour : null;
   const { control, handled } = legalControls(legal, (a) => `${a.type}:${a.card ?? ""}`, act);
 
@@ -78,13 +85,13 @@ export function render(ctx) {
     h("div", { class: "zone" },
       h("figure", {},
         h("div", { class: "cards overlap" },
-          pile.slice(0, -1).slice(-4).map((name) => card(name, "card small", null)),
-          view.trump ? card(view.trump, "card big", trumpColour) : cardBack(null, "card big")),
-        h("figcaption", { text: view.trump ? `Trump: ${view.trump} (pile of ${pile.length})` : "No trump yet" })),
-      h("figure", {}, wheel(view),
-        h("figcaption", { text: `Wheel, highest first: ${(view.wheel_order || []).join(" > ")}` })),
+          pile.slice(0, -1).slice(-4).map((name) => card(say, name, "card small", null)),
+          view.trump ? card(say, view.trump, "card big", trumpColour) : cardBack(null, "card big")),
+        h("figcaption", { text: view.trump ? say("board.trump_pile_size", { card: cardName(say, view.trump), n: pile.length }) : say("board.no_trump") })),
+      h("figure", {}, wheel(view, say),
+        h("figcaption", { text: say("board.wheel", { order: (view.wheel_order || []).join(" > ") }) })),
       h("figure", {}, cardBack(view.draw_pile, "card big"),
-        h("figcaption", { text: view.end_phase ? "Draw pile used up: end phase" : `Draw pile: ${plural(view.draw_pile, "card")}` }))),
+        h("figcaption", { text: view.end_phase ? say("board.draw_pile_used_up") : say("board.draw_pile", { n: view.draw_pile }) }))),
     trickArea(view, ctx, control));
 
   // ---- seats, starting with this seat
@@ -97,43 +104,46 @@ export function render(ctx) {
   let hand = null;
   if (seat !== null && view.hand) {
     hand = h("div", { class: "panel hand" },
-      h("h3", { text: `Your hand (${plural(view.hand.length, "card")})` }),
+      h("h3", { text: say("board.your_hand", { n: view.hand.length }) }),
       h("div", { class: "cards", "data-zone": "hand" },
-        sortCards(view.hand).map((name) => control(card(name, "card", trumpColour), `play:${name}`))),
-      trumpColour ? h("p", { class: "small muted", text: `★ marks trump (${trumpColour}).` }) : null);
+        sortCards(view.hand).map((name) => control(card(say, name, "card", trumpColour), `play:${name}`))),
+      trumpColour ? h("p", { class: "small muted", text: say("board.trump_mark", { colour: say(`@${trumpColour}`) }) }) : null);
   }
   return { node: h("div", { class: "witches" }, centre, hand, seats), handled };
 }
 
 function trickArea(view, ctx, control) {
-  const { seatName } = ctx;
+  const { seatName, say } = ctx;
   const trick = view.trick || [];
   const choosing = view.trick_winner !== null && view.trick_winner !== undefined;
-  const keep = control(h("button", { type: "button", text: `Keep the trump ${view.trump}` }), "keep_trump:");
+  const keep = control(h("button", { type: "button", text: view.trump ? say("button.keep_trump", { card: cardName(say, view.trump) }) : "" }), "keep_trump:");
   const played = trick.map((t) => h("figure", {},
-    choosing ? control(card(t.card, "card big"), `change_trump:${t.card}`) : card(t.card, "card big"),
+    choosing ? control(card(say, t.card, "card big"), `change_trump:${t.card}`) : card(say, t.card, "card big"),
     h("figcaption", { text: seatName(t.player) })));
   let heading;
+  const number = (view.tricks || []).length + 1;
   if (choosing) {
-    heading = `${seatName(view.trick_winner)} won the trick` +
-      (ctx.seat === view.trick_winner ? ": click a card of the trick to make it the new trump, or keep it." : " and may change trump.");
+    heading = say(ctx.seat === view.trick_winner ? "board.won_trick_you" : "board.won_trick", { seat: seatName(view.trick_winner) });
   } else if (view.leader !== null && view.leader !== undefined) {
-    heading = `Trick ${(view.tricks || []).length + 1}` + (trick.length ? "" : `: ${view.leader === ctx.seat ? "you lead" : `${seatName(view.leader)} leads`}`);
+    heading = trick.length ? say("board.trick", { number })
+      : view.leader === ctx.seat ? say("board.trick_you_lead", { number }) : say("board.trick_leads", { number, seat: seatName(view.leader) });
   } else {
-    heading = view.result ? "All cards are played." : "Dealing…";
+    heading = say(view.result ? "board.all_played" : "board.dealing");
   }
   const last = (view.tricks || []).at(-1);
   return h("div", { class: "trick", "data-zone": "trick" },
     h("h3", { text: heading }),
-    h("div", { class: "zone" }, played.length ? played : h("span", { class: "muted", text: "No card played yet." })),
+    h("div", { class: "zone" }, played.length ? played : h("span", { class: "muted", text: say("board.no_card_played") })),
     choosing && keep.classList.contains("legal") ? h("div", { class: "row" }, keep) : null,
     last ? h("p", { class: "small" },
-      `Last trick: ${last.players.map((p, i) => `${seatName(p)} ${last.cards[i]}`).join(", ")} → ` +
-      `${seatName(last.winner)} took ${trickPoints(last)} points` + (last.new_trump ? `, new trump ${last.new_trump}` : "")) : null);
+      say("board.last_trick", {
+        plays: last.players.map((p, i) => `${seatName(p)} ${cardName(say, last.cards[i])}`).join(", "),
+        seat: seatName(last.winner), points: trickPoints(last),
+      }) + (last.new_trump ? say("board.new_trump", { card: cardName(say, last.new_trump) }) : "")) : null);
 }
 
 function seatPanel(view, ctx, p, trumpColour) {
-  const { seat, seatName, toMove, result } = ctx;
+  const { seat, seatName, toMove, result, say } = ctx;
   const known = (view.known_in_hands || [])[p] || [];
   const captured = (view.captured || [])[p] || [];
   const hidden = Math.max(0, view.hand_sizes[p] - (p === seat ? view.hand_sizes[p] : known.length));
@@ -141,20 +151,20 @@ function seatPanel(view, ctx, p, trumpColour) {
   return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
     h("h3", {},
       h("span", { text: seatName(p) }),
-      toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
-      view.leader === p ? h("span", { class: "badge", text: "leads" }) : null,
-      winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
-    h("div", { class: "small", text: `${plural(view.hand_sizes[p], "card")} in hand · ${plural(view.scores[p], "point")} captured` }),
+      toMove.includes(p) ? h("span", { class: "badge turn", text: say("board.to_move") }) : null,
+      view.leader === p ? h("span", { class: "badge", text: say("board.leads") }) : null,
+      winners.includes(p) ? h("span", { class: "badge win", text: say("board.winner") }) : null),
+    h("div", { class: "small", text: say("board.seat_counts", { cards: say("board.n_cards", { n: view.hand_sizes[p] }), points: say("board.n_points", { n: view.scores[p] }) }) }),
     p !== seat ? h("div", { class: "cards overlap" },
       Array.from({ length: Math.min(hidden, 9) }, () => cardBack(null, "card small")),
-      known.map((name) => card(name, "card small", trumpColour))) : null,
-    known.length && p !== seat ? h("div", { class: "small muted", text: `took face up: ${known.join(", ")}` }) : null,
+      known.map((name) => card(say, name, "card small", trumpColour))) : null,
+    known.length && p !== seat ? h("div", { class: "small muted", text: say("board.took_face_up", { cards: known.map((name) => cardName(say, name)).join(", ") }) }) : null,
     captured.length ? h("div", {},
-      h("div", { class: "small muted", text: `captured (${captured.length}):` }),
+      h("div", { class: "small muted", text: say("board.captured", { n: captured.length }) }),
       // One small stack per colour, so 24 captured cards still fit the panel.
       h("div", { class: "captured" }, ORDER.map((colour) => {
         const mine = sortCards(captured).filter((name) => parse(name).colour === colour);
         return mine.length ? h("div", { class: "cards overlap", "data-colour": colour },
-          mine.map((name) => card(name, "card tiny"))) : null;
+          mine.map((name) => card(say, name, "card tiny"))) : null;
       }))) : null);
 }
