@@ -92,7 +92,8 @@ def test_render_shows_the_table() -> None:
         "seat 0 takes [bold red]Basta -3[/bold red] from the centre"
     )
     text_of = game_text("inkheart_dice")
-    assert text_of.render_view is render.render and text_of.rules == render.RULES
+    view = state.view(None)
+    assert text_of.render_view(view) == render.render(view) and text_of.rules == render.RULES
 
 
 def test_render_shows_the_result() -> None:
