@@ -7,13 +7,15 @@
 #   bench/learning_eval.sh GAME MODEL ITERATIONS SECONDS GAMES [OUT]
 #
 # ITERATIONS: the net's search budget against the heuristic (1 = the policy head's favourite
-# move); SECONDS: the time a decision of both searches in the equal-time line-up (0 skips it).
+# move; 0 skips that line-up); SECONDS: the time a decision of both searches in the equal-time
+# line-up (0 skips it).
 # Writes OUT (default bench/results/learning/GAME) with each simulate's report, the load
-# before and after, and the wall time.
+# before and after, and the wall time. JOBS=K plays the games in K worker processes (default 1).
 set -eu
 game=$1 model=$2 iterations=$3 seconds=$4 games=$5
 out=${6:-bench/results/learning/$game}
 bin=${SPIELWERK:-.venv/bin/spielwerk}
+jobs=${JOBS:-1}
 players=$(.venv/bin/python -c "from spielwerk.bench.run import usual_players; print(usual_players('$game'))")
 mkdir -p "$out"
 log="$out/evaluation.md"
@@ -29,8 +31,8 @@ run() {  # run NAME LINEUP
     echo "### $1" >>"$log"
     echo "load before: $(uptime)" >>"$log"
     echo '```' >>"$log"
-    echo "$bin simulate $game --players $2 --games $games --seed 7 --out $out/$1" >>"$log"
-    "$bin" simulate "$game" --players "$2" --games "$games" --seed 7 --out "$out/$1" \
+    echo "$bin simulate $game --players $2 --games $games --seed 7 --jobs $jobs --out $out/$1" >>"$log"
+    "$bin" simulate "$game" --players "$2" --games "$games" --seed 7 --jobs "$jobs" --out "$out/$1" \
         2>/dev/null | sed -n '/Agents/,/^Seat effect/p' >>"$log"
     echo '```' >>"$log"
     echo "load after: $(uptime); wall time $(($(date +%s) - start)) s" >>"$log"
@@ -43,7 +45,9 @@ if [ "$game" = tainted_grail ]; then
     run net-team "$(seats "net:$model:$iterations" "net:$model:$iterations")"
     run heuristic-team "$(seats heuristic heuristic)"
 else
-    run vs-heuristic "$(seats "net:$model:$iterations" heuristic)"
+    if [ "$iterations" != 0 ]; then
+        run vs-heuristic "$(seats "net:$model:$iterations" heuristic)"
+    fi
     if [ "$seconds" != 0 ]; then
         run vs-mcts "$(seats "net:$model:${seconds}s" "mcts:${seconds}s")"
     fi
