@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES_DIR = ROOT / "spielwerk" / "games"
 STATIC_GAMES = ROOT / "spielwerk" / "web" / "static" / "games"
 GAMES = {"witches": 4, "inkheart_dice": 3, "isolde": 3, "inkspell": 3, "tainted_grail": 2}
-CONVERTED = {"witches"}
+CONVERTED = {"witches", "inkheart_dice", "isolde"}
 """Games whose every text comes from their texts.toml. The others still speak English only;
 their helper removes them from the expected failures below as they are converted."""
 
@@ -177,11 +177,15 @@ def test_the_language_changes_only_the_words(name: str) -> None:
         state = game.new_state(GAMES[name], seed=5)
         rng = random.Random(5)
         for _ in play_on(state):
-            action = (
-                state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_actions())
-            )
+            if state.is_chance():
+                action, seat = state.sample_chance(rng), None
+            else:
+                movers = state.to_move
+                seat = min(movers) if isinstance(movers, frozenset) else movers
+                action = rng.choice(state.legal_actions(seat))
+                state.label(action, seat, lang)
             state.describe(action, 0, lang)
-            state.apply(action)
+            state.apply(action, player=seat)
         runs.append((state.history, state.view(None), state.result()))
     assert runs[0] == runs[1]
 
@@ -286,3 +290,39 @@ def _whole_game_texts(name: str, players: int, seed: int) -> dict[str, list[str]
         both(lambda lang: event_text(narration, lang, explained["verdict"]))
     both(lambda lang: views[lang].rules or "")
     return said
+
+
+def test_tintenherz_names_every_end_of_the_game_in_both_languages() -> None:
+    """The result's end reasons (English data of the rules) each have a text in texts.toml."""
+    from spielwerk.games.inkheart_dice import words
+    from spielwerk.games.inkheart_dice.state import END_NAMES
+
+    reasons = [name for name in END_NAMES if name is not None]
+    assert sorted(reasons) == sorted(words.END_KEYS)
+    for reason in reasons:
+        assert words.end_reason("en", reason) == reason
+        assert words.end_reason("de", reason) != reason
+
+
+def test_tintenherz_buttons_speak_to_the_player() -> None:
+    """Issue 18: buttons in the second person ("Re-roll both dice", „Beide Würfel neu werfen“),
+    the log in the third ("seat 0 re-rolls both dice")."""
+    from spielwerk.games.inkheart_dice.actions import REROLL_BOTH
+
+    game = spielwerk.load("inkheart_dice")
+    state = game.new_state(2, seed=1)
+    rng = random.Random(1)
+    while state.is_chance():
+        state.apply(state.sample_chance(rng))
+    action = game.actions[REROLL_BOTH]
+    assert action in state.legal_actions()
+    assert state.label(action, 0, "en") == "Re-roll both dice"
+    assert state.label(action, 0, "de") == "Beide Würfel neu werfen"
+    assert state.describe(action, 1, "en") == "seat 0 re-rolls both dice"
+    assert state.describe(action, 1, "de") == "Platz 0 würfelt beide Würfel neu"
+
+
+def test_isolde_names_its_boards_as_the_rulebook_does() -> None:
+    texts = game_texts("spielwerk.games.isolde")
+    german = {texts.term("de", f"board_{b}") for b in ("joust", "tourney", "quest", "charity")}
+    assert german == {"Lanzenstechen", "Turnierkampf", "Gralssuche", "Barmherzigkeit"}

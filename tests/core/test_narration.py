@@ -107,7 +107,7 @@ def test_isolde_scores_every_board_of_the_round_once() -> None:
     view = state.view(None)
     lines = [e["params"] for step in steps for e in step if e["key"] == "board_scored"]
     expected = [
-        (r, b["name"])
+        (r, b["board"])
         for r in range(1, view["rounds"] + 1)
         for b in view["boards"]
         if r in b["scored_after"] and b["scoring"] != "moves"

@@ -407,7 +407,7 @@ def test_each_game_is_drawn_and_played_to_the_end_at_phone_width(
         # a scoring line per board per round (Isolde's own board moves discs, scores nothing)
         boards = final.view(None)["boards"]
         expected = [
-            (r, b["name"])
+            (r, b["board"])  # the boards' English names are their ids (glossary.toml)
             for r in range(1, final.view(None)["rounds"] + 1)
             for b in boards
             if r in b["scored_after"] and b["scoring"] != "moves"

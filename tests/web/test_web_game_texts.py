@@ -71,3 +71,8 @@ def test_the_api_serves_a_games_texts_in_the_language_asked_for(shared_server: S
     assert wheel.startswith("welche Seite des Hexenrades")
     listed = httpx.get(f"{base}/api/games?lang=de", timeout=30).json()
     assert {g["name"]: g for g in listed}["witches"]["options"][0]["help"] == wheel
+    dice = httpx.get(f"{base}/api/games/inkheart_dice?lang=de", timeout=30).json()
+    assert dice["texts"]["button.reroll_both"] == "Beide Würfel neu werfen"
+    isolde = httpx.get(f"{base}/api/games/isolde?lang=de", timeout=30).json()
+    assert isolde["texts"]["@board_joust"] == "Lanzenstechen"
+    assert isolde["narration"]["board_scored"] == "Wertung Runde {round}, {board}: {gains}"

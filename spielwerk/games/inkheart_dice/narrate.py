@@ -1,35 +1,24 @@
 """Narration of Tintenherz - Das Würfelspiel: events between two views, and the breakdown of
 the final scores (points x hearts, castle kept or discarded). Built from views only (every
-card here is face up)."""
+card here is face up). The templates are the ``narrate.*`` texts of texts.toml."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from spielwerk.core.i18n import Lang
 from spielwerk.core.narration import Event, event
+from spielwerk.games.inkheart_dice import words
 
 View = Mapping[str, Any]
 
-TEXTS: dict[str, str] = {
-    "rolled": "{seat} rolls {first} and {second}",
-    "rerolled": "{seat} re-rolls: the dice show {first} and {second}",
-    "stolen": "{seat} steals {card} from {victim}",
-    "secured": "{seat} makes {card} safe under the castle",
-    "score_kept": "{seat} scores {points} points \u00d7 {hearts} ♥ = {score} now (castle kept)",
-    "score_discarded": (
-        "{seat} scores {points} points \u00d7 {hearts} ♥ = {score} now (castle and negative cards "
-        "left out)"
-    ),
-    "option_kept": "castle kept: {points} points \u00d7 {hearts} ♥ = {score}",
-    "option_discarded": (
-        "castle discarded with the negative cards: {points} \u00d7 {hearts} ♥ = {score}"
-    ),
-    "chosen": "counts {score} (the better option)",
-    "ended": "The game ended: {reason}",
-    "winner": "{seats} wins with {score}",
-    "shared_win": "{seats} share the win with {score} each",
-}
+
+def value_text(lang: Lang, name: str, value: Any) -> str | None:
+    """Why the game ended (``reason``) in `lang`; every other value as it is."""
+    if name == "reason" and isinstance(value, str):
+        return words.end_reason(lang, value)
+    return None
 
 
 def events(before: View, after: View) -> list[Event]:

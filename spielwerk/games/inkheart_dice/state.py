@@ -17,6 +17,7 @@ from spielwerk.core.actions import Action
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.games.inkheart_dice import words
 from spielwerk.games.inkheart_dice.actions import (
     DRAW,
     END_TURN,
@@ -400,38 +401,54 @@ class InkheartDiceState(State):
     def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
         """Every action is public: the text is the same for every viewer."""
         aid = action.id
+        say = words.TEXTS.say
         label = PARAMS.label
-        me = f"seat {self.current}"
+        me = words.seat(lang, self.current)
         if aid >= DRAW:
-            return f"{label(aid - DRAW)} is turned up into the centre"
+            return say(lang, "describe.turned_up", card=label(aid - DRAW))
         if aid >= ROLL_DIE:
             value = aid - ROLL_DIE + 1
             a, b = self.dice
             kept = b if self.reroll_die == FIRST_DIE else a
-            return f"{me} re-rolls a {value} (the dice show {kept} and {value})"
+            return say(lang, "describe.rerolls_one_result", seat=me, value=value, kept=kept)
         if aid >= ROLL:
             offset = aid - ROLL
             a, b = offset // FACES + 1, offset % FACES + 1
-            verb = "rolls" if self.phase == ROLL_DICE else "re-rolls both dice:"
-            return f"{me} {verb} {a} and {b}"
+            key = "describe.rolls" if self.phase == ROLL_DICE else "describe.rerolls_both_result"
+            return say(lang, key, seat=me, first=a, second=b)
+        key, params = self._decision(aid, lang)
+        return say(lang, f"describe.{key}", seat=me, **params)
+
+    def label(self, action: Action, seat: int, lang: Lang = DEFAULT_LANG) -> str:
+        if action.id >= ROLL:  # chance: nobody's button
+            return self.describe(action, seat, lang)
+        key, params = self._decision(action.id, lang)
+        return words.TEXTS.say(lang, f"button.{key}", **params)
+
+    def _decision(self, aid: int, lang: Lang) -> tuple[str, dict[str, object]]:
+        """A seat's decision: its text key (describe.* and button.*) and parameters."""
+        label = PARAMS.label
         if aid == END_TURN:
-            return f"{me} ends the turn without an action"
+            return "end_turn", {}
         if aid == REROLL_BOTH:
-            return f"{me} re-rolls both dice"
+            return "reroll_both", {}
         if aid >= REROLL:
             value = aid - REROLL + 1
             a, b = self.dice
-            other = b if a == value else a
-            return f"{me} re-rolls the {value} and keeps the {other}"
+            return "reroll", {"value": value, "other": b if a == value else a}
         if aid >= SECURE:
-            return f"{me} makes {label(aid - SECURE)} safe"
+            return "secure", {"card": label(aid - SECURE)}
         if aid >= STEAL:
             card = aid - STEAL
             owner = next((q for q, cards in enumerate(self.unsafe) if card in cards), None)
-            source = f"seat {owner}" if owner is not None else "an opponent"
-            return f"{me} takes {label(card)} from {source}"
-        where = " and slides it under the castle" if VALUES[aid] < 0 else ""
-        return f"{me} takes {label(aid)} from the centre{where}"
+            source = (
+                words.seat(lang, owner)
+                if owner is not None
+                else words.TEXTS.say(lang, "describe.an_opponent")
+            )
+            return "steal", {"card": label(card), "source": source}
+        key = "take_negative" if VALUES[aid] < 0 else "take"
+        return key, {"card": label(aid)}
 
     def component_zones(self) -> Mapping[str, Sequence[int]]:
         zones: dict[str, Sequence[int]] = {"draw_pile": self.pool, "centre": self.centre}

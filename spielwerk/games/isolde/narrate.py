@@ -1,39 +1,37 @@
 """Narration of Die Holde Isolde: events between two views of one seat (Isolde's reward moves,
 every board's scoring each round, the end of the draft, the reset, a new round), and the
-breakdown of the final shields board by board. Built from views only."""
+breakdown of the final shields board by board. Built from views only; the templates are the
+``narrate.*`` texts of texts.toml."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from spielwerk.core.i18n import Lang
 from spielwerk.core.narration import Event, event
+from spielwerk.games.isolde import words
 from spielwerk.games.isolde.params import PARAMS
 
 View = Mapping[str, Any]
 
-TEXTS: dict[str, str] = {
-    "draft_over": "Draft over: everyone holds their cards for round {round}",
-    "isolde_move": "Isolde, place {place}: {seat} moves {steps} on {board}",
-    "board_scored": "Round {round} scoring, {board}: {gains}",
-    "reset": "Reset after round {round}: the discs go back (quest and charity stay)",
-    "new_round": "Round {round}: {seat} starts; hands pass {direction}",
-    "board_total": "{board}: {detail} = {points}",
-    "no_shields": "no shields won or lost",
-    "winner": "{seats} wins with {points} shields",
-    "shared_win": "{seats} share the win with {points} shields each",
-    "tie_isolde": "{seats} had {points} shields each: {seat} is further ahead on Isolde's board",
-    "tie_shared": "{seats} had {points} shields each and stand level on Isolde's board",
-}
 
-
-def _names(view: View) -> dict[str, str]:
-    return {board["board"]: board["name"] for board in view["boards"]}
+def value_text(lang: Lang, name: str, value: Any) -> str | None:
+    """Boards (``board``: its id), passing directions and a board's rounds in `lang`."""
+    if name == "board" and isinstance(value, str):
+        return words.board(lang, value)
+    if name == "direction" and isinstance(value, str):
+        return words.direction(lang, value)
+    if name == "detail" and isinstance(value, list):
+        return ", ".join(
+            words.TEXTS.say(lang, "narrate.round_detail", round=r, points=f"{p:+d}")
+            for r, p in value
+        )
+    return None
 
 
 def events(before: View, after: View) -> list[Event]:
     found: list[Event] = []
-    names = _names(after)
     if before["phase"] == "draft" and after["phase"] != "draft":
         found.append(event("draft_over", round=after["round"]))
     for move in after["isolde_moves"][len(before["isolde_moves"]) :]:
@@ -43,7 +41,7 @@ def events(before: View, after: View) -> list[Event]:
                 seat=move["seat"],
                 place=move["place"],
                 steps=f"+{move['steps']}",
-                board=names.get(move["board"], move["board"]),
+                board=move["board"],
                 mark_board=move["board"],
             )
         )
@@ -63,7 +61,7 @@ def events(before: View, after: View) -> list[Event]:
                 event(
                     "board_scored",
                     round=scored_round,
-                    board=board["name"],
+                    board=board["board"],
                     gains=gains,
                     mark_board=board["board"],
                 )
@@ -85,7 +83,6 @@ def events(before: View, after: View) -> list[Event]:
 def explain(view: View) -> dict[str, Any]:
     """Every seat's shields board by board, with the rounds they came in; the tie-break if it
     decided the winner."""
-    names = _names(view)
     scores = list(view["scores"])
     rows = []
     for p in range(int(view["players"])):
@@ -93,10 +90,10 @@ def explain(view: View) -> dict[str, Any]:
         for board in view["boards"]:
             won = [a for a in view["awards"] if a["seat"] == p and a["board"] == board["board"]]
             if won:
-                detail = ", ".join(f"round {a['round']} {a['points']:+d}" for a in won)
+                detail = [[a["round"], a["points"]] for a in won]
                 total = sum(a["points"] for a in won)
                 parts.append(
-                    event("board_total", board=names[board["board"]], detail=detail, points=total)
+                    event("board_total", board=board["board"], detail=detail, points=total)
                 )
         rows.append({"seat": p, "total": scores[p], "parts": parts or [event("no_shields")]})
     result = view.get("result") or {}

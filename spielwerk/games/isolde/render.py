@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from itertools import groupby
 from typing import Any
 
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.games.isolde import words
 from spielwerk.games.isolde.params import PARAMS
+from spielwerk.games.isolde.words import TEXTS
 
 View = Mapping[str, Any]
 
@@ -31,46 +34,20 @@ CARD_STYLES: dict[str, str] = {
 }
 """Console style of each card type and board."""
 
-_CARD_RE = re.compile(
-    r"\b("
-    + "|".join(sorted({k.type for k in PARAMS.kinds}, key=len, reverse=True))
-    + r")-([0-9]+)\b"
-)
 
-RULES = """\
-Die Holde Isolde (Nicolas Poncin), 2-5 players, 6 rounds. 52 cards: isolde, combat (moves on
-joust OR tourney, chosen when played), studies, king, quest, charity; values 2-5.
-Seven boards, each with one disc per player on its start space. A round:
-1. The start player deals 5 cards to everyone from the full reshuffled deck.
-2. Draft, simultaneously: keep 1 card face down, pass the rest (left in rounds 1, 3, 5, right
-   in rounds 2, 4, 6); repeat until everyone kept 5 (the last card comes without a choice).
-3. From the start player, clockwise: each plays 4 cards, one per turn, moving its disc on the
-   card's board by its value. A disc landing on others lies on top and is ahead of them. The
-   fifth card is discarded unseen. The king's board ends at space 12; the others loop (laps).
-4. Scoring. Isolde first (every round): ranks are fixed, then 3rd, 2nd, 1st move one own disc
-   on any board +1/+2/+3. Joust, tourney (every round), quest (round 6): 3/2/1 points.
-   Studies (every round), charity (round 6): last -3, second-to-last -1. King (rounds 3, 6):
-   spaces 6-11 give 6 points, space 12 gives 12. The last place is never rewarded (3 players:
-   no 3rd place; 2 players: only 1st place, only the last's -3). A disc on the start space is
-   last and wins nothing; on studies/charity every disc on the start space takes -3.
-5. After round 3 every board but quest and charity goes back to the start.
-6. The start player passes to the left.
-Most points after round 6 wins; a tie goes to the disc further ahead on Isolde's board.
-Advanced options: advanced_start_player_tiebreak (the start player may go on top of its stack
-on one board before scoring), advanced_isolde_setback (who got an Isolde move steps back 1 on
-Isolde's board), advanced_reset (after round 3 the discs keep their order on spaces 0, 1, 2...),
-advanced (all three). quest_first_points: the quest's first prize (3; public sources say 17).
-[design] (shared/rules/isolde.md, docs/games/isolde.md): card split per value, 15 spaces per
-looping board, king/quest/charity scoring rounds [public], seat 0 starts, the deal begins with
-the start player, ties on equal distance after a move back go under the stack.\
-"""
-"""A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
+def rules(lang: Lang = DEFAULT_LANG) -> str:
+    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
+    return TEXTS.say(lang, "rules.summary")
+
+
+RULES = rules("en")
+"""The summary in English (`rules(lang)` for another language)."""
 
 
 # ---------------------------------------------------------------------- small pieces
-def seat(player: int, viewer: int | None = None) -> str:
+def seat(player: int, viewer: int | None = None, lang: Lang = DEFAULT_LANG) -> str:
     style = SEAT_STYLES[player % len(SEAT_STYLES)]
-    label = f"seat {player}" + (" (you)" if player == viewer else "")
+    label = TEXTS.say(lang, "seat_you" if player == viewer else "seat", n=player)
     return f"[{style}]{label}[/{style}]"
 
 
@@ -79,33 +56,63 @@ def disc(player: int) -> str:
     return f"[{style}]{player}[/{style}]"
 
 
-def card(name: str) -> str:
-    style = CARD_STYLES.get(name.rpartition("-")[0])
-    return f"[{style}]{name}[/{style}]" if style else _escape(name)
+def card(name: str, lang: Lang = DEFAULT_LANG) -> str:
+    kind = name.rpartition("-")[0]
+    style = CARD_STYLES.get(kind)
+    shown = _escape(words.card(lang, name)) if style else _escape(name)
+    return f"[{style}]{shown}[/{style}]" if style else shown
 
 
-def cards(names: Sequence[str]) -> str:
-    return " ".join(card(n) for n in names) if names else "-"
+def cards(names: Sequence[str], lang: Lang = DEFAULT_LANG) -> str:
+    return " ".join(card(n, lang) for n in names) if names else "-"
 
 
-def board_name(board_id: str) -> str:
+def board_name(board_id: str, lang: Lang = DEFAULT_LANG) -> str:
     style = CARD_STYLES.get(board_id)
-    return f"[{style}]{board_id}[/{style}]" if style else _escape(board_id)
+    shown = _escape(words.board(lang, board_id)) if style else _escape(board_id)
+    return f"[{style}]{shown}[/{style}]" if style else shown
 
 
 def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
-    """Plain text (an action description) with card names, boards and seats coloured."""
+    """Plain text (an action description in `lang`) with card names, boards and seats coloured."""
+    cards_re, boards_re, seat_re, card_style, board_style = _patterns(lang)
     text = _escape(text)
-    text = _CARD_RE.sub(lambda m: card(m.group(0)), text)
-    text = re.sub(
-        r"\bon (joust|tourney|studies|king|quest|charity|isolde)\b",
-        lambda m: "on " + board_name(m.group(1)),
+    text = cards_re.sub(
+        lambda m: f"[{card_style[m.group(1)]}]{m.group(0)}[/{card_style[m.group(1)]}]", text
+    )
+    text = boards_re.sub(
+        lambda m: (
+            f"{m.group(1)}[{board_style[m.group(2)]}]{m.group(2)}[/{board_style[m.group(2)]}]"
+        ),
         text,
     )
-    return re.sub(r"\bseat (\d)\b", lambda m: seat(int(m.group(1))), text)
+    return seat_re.sub(lambda m: seat(int(m.group(1)), lang=lang), text)
 
 
-def render_board(board: Mapping[str, Any]) -> str:
+@cache
+def _patterns(
+    lang: Lang,
+) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], dict[str, str], dict[str, str]]:
+    """Card names, "on <board>" and seats as `lang` writes them, and each name's style."""
+    kinds = sorted({k.type for k in PARAMS.kinds}, key=len, reverse=True)
+    card_style = {TEXTS.term(lang, f"type_{k}"): CARD_STYLES[k] for k in kinds}
+    types = "(" + "|".join(map(re.escape, card_style)) + ")"
+    pattern = re.escape(TEXTS.say(lang, "card", type="@T@", value="@V@"))
+    pattern = pattern.replace(re.escape("@T@"), types).replace(re.escape("@V@"), "[0-9]+")
+    board_style = {words.board(lang, b.id): CARD_STYLES[b.id] for b in PARAMS.boards}
+    names = "|".join(map(re.escape, sorted(board_style, key=len, reverse=True)))
+    on = "on" if lang == "en" else "auf"
+    seat_word = re.escape(TEXTS.say(lang, "seat", n=0)[:-1])
+    return (
+        re.compile(r"\b" + pattern + r"\b"),
+        re.compile(rf"\b({on} )({names})\b"),
+        re.compile(rf"\b{seat_word}(\d)\b"),
+        card_style,
+        board_style,
+    )
+
+
+def render_board(board: Mapping[str, Any], lang: Lang = DEFAULT_LANG) -> str:
     """One board as a track on one line: the start space `S`, then spaces 1, 2, ... (`·` where
     no disc stands); a stack is written bottom/top, so its top disc (ahead) comes last. A disc
     with a lap behind it carries one `'` per lap."""
@@ -119,93 +126,118 @@ def render_board(board: Mapping[str, Any]) -> str:
         label = "S:" if space == 0 else ""
         here = stacks.get(space)
         cells.append(label + ("/".join(here) if here else ("-" if space == 0 else "·")))
-    rounds = ",".join(str(r) for r in board["scored_after"])
-    now = ", [bold]scored now[/bold]" if board["scored_this_round"] else ""
-    end = "" if board["loops"] else ", ends at " + str(board["spaces"])
-    name = board_name(board["board"]) + " " * (8 - len(board["board"]))
-    return f"  {name} {' '.join(cells)}   (rounds {rounds}{end}{now})"
+    say = TEXTS.say
+    rounds = say(
+        lang, "render.board_rounds", rounds=",".join(str(r) for r in board["scored_after"])
+    )
+    now = say(lang, "render.scored_now") if board["scored_this_round"] else ""
+    end = "" if board["loops"] else say(lang, "render.ends_at", space=board["spaces"])
+    shown = words.board(lang, board["board"])
+    width = max(8, 1 + max(len(words.board(lang, b.id)) for b in PARAMS.boards))
+    name = board_name(board["board"], lang) + " " * (width - len(shown))
+    return f"  {name} {' '.join(cells)}   ({rounds}{end}{now})"
 
 
 # ---------------------------------------------------------------------- the whole table
 def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     """Everything this view shows, as console markup: the table as its seat sees it."""
+    say = TEXTS.say
     viewer = view.get("viewer")
     players = int(view["players"])
-    who = "spectator" if viewer is None else f"seat {viewer}"
-    lines = [f"[bold]Die Holde Isolde[/bold] - {who}'s view"]
+    who = say(lang, "spectator") if viewer is None else say(lang, "seat", n=viewer)
+    title = f"[bold]{TEXTS.term(lang, 'title')}[/bold]"
+    lines = [say(lang, "render.view_of", title=title, who=who)]
     lines.append(
-        f"Round {view['round']}/{view['rounds']}   start player (Excalibur): "
-        f"{seat(view['start_player'], viewer)}   hands pass {view['pass_direction']}   "
-        f"phase: {view['phase']}"
+        say(
+            lang,
+            "render.round_line",
+            round=view["round"],
+            rounds=view["rounds"],
+            seat=seat(view["start_player"], viewer, lang),
+            direction=words.direction(lang, view["pass_direction"]),
+            phase=say(lang, f"render.phase_{view['phase']}"),
+        )
     )
     advanced = [name for name, on in view.get("advanced", {}).items() if on]
     if advanced:
-        lines.append("Advanced rules: " + ", ".join(advanced))
-    lines.append(
-        "Boards (S = start space, then spaces 1, 2, ...; a stack bottom/top, the top disc is "
-        "ahead; ' = a lap):"
-    )
+        lines.append(say(lang, "render.advanced", rules=", ".join(advanced)))
+    lines.append(say(lang, "render.boards_legend"))
     for board in view["boards"]:
-        lines.append(render_board(board))
-    shields = ", ".join(f"{seat(p, viewer)} {view['scores'][p]}" for p in range(players))
-    lines.append(f"Shields: {shields}")
+        lines.append(render_board(board, lang))
+    shields = ", ".join(f"{seat(p, viewer, lang)} {view['scores'][p]}" for p in range(players))
+    lines.append(say(lang, "render.shields", shields=shields))
 
     if view["phase"] == "draft":
         picked = view.get("picked") or []
-        waiting = [seat(p, viewer) for p in range(players) if not picked[p]]
-        lines.append(f"Draft step {view['draft_step']}: still to pick {', '.join(waiting) or '-'}")
+        waiting = [seat(p, viewer, lang) for p in range(players) if not picked[p]]
+        step = view["draft_step"]
+        lines.append(say(lang, "render.draft_step", step=step, seats=", ".join(waiting) or "-"))
     if viewer is not None:
-        lines.extend(_private_lines(view))
+        lines.extend(_private_lines(view, lang))
     played = view.get("played") or []
     if played:
-        plays = ", ".join(
-            f"{disc(p['seat'])}:{card(p['card'])}>{board_name(p['board'])}" for p in played
-        )
-        lines.append(f"Played this round: {plays}")
+        lines.append(say(lang, "render.played", plays=_plays(played, lang)))
     pending = view.get("pending_isolde_moves") or []
     if pending:
-        moves = ", ".join(f"{seat(m['seat'], viewer)} +{m['steps']}" for m in pending)
-        lines.append(f"Isolde moves still to make: {moves}")
+        moves = ", ".join(f"{seat(m['seat'], viewer, lang)} +{m['steps']}" for m in pending)
+        lines.append(say(lang, "render.isolde_moves", moves=moves))
     to_move = view.get("to_move")
     if isinstance(to_move, int):
-        lines.append(f"To move: {seat(to_move, viewer)}")
+        lines.append(say(lang, "render.to_move", seat=seat(to_move, viewer, lang)))
     result = view.get("result")
     if result:
-        winners = ", ".join(seat(w, viewer) for w in result.get("winners", []))
-        lines.append(f"[bold]Game over.[/bold] Winner: {winners} ({result.get('tie_break')})")
+        winners = ", ".join(seat(w, viewer, lang) for w in result.get("winners", []))
+        tie = _escape(str(result.get("tie_break")))
+        lines.append(
+            "[bold]" + say(lang, "render.game_over", winners=winners, tie_break=tie) + "[/bold]"
+        )
     return "\n".join(lines)
 
 
-def _private_lines(view: View) -> list[str]:
+def _plays(plays: Sequence[Mapping[str, Any]], lang: Lang) -> str:
+    return ", ".join(
+        f"{disc(p['seat'])}:{card(p['card'], lang)}>{board_name(p['board'], lang)}" for p in plays
+    )
+
+
+def _private_lines(view: View, lang: Lang) -> list[str]:
+    say = TEXTS.say
     lines = []
     if view["phase"] == "draft":
-        lines.append(f"Your cards to pick from: {cards(view.get('packet') or [])}")
-        lines.append(f"You kept: {cards(view.get('kept') or [])}")
+        lines.append(say(lang, "render.pick_from", cards=cards(view.get("packet") or [], lang)))
+        lines.append(say(lang, "render.you_kept", cards=cards(view.get("kept") or [], lang)))
         for step, (got, gave) in enumerate(
             zip(view.get("received") or [], [*(view.get("passed") or []), None], strict=False)
         ):
-            text = f"  step {step + 1}: {'dealt' if step == 0 else 'got'} {cards(got)}"
+            key = "render.step_dealt" if step == 0 else "render.step_got"
+            text = "  " + say(lang, key, step=step + 1, cards=cards(got, lang))
             if gave is not None:
-                text += f"; passed on {cards(gave)}"
+                text += say(lang, "render.passed_on", cards=cards(gave, lang))
             lines.append(text)
     elif view["phase"] == "deal":
-        lines.append(f"Dealt to you so far: {cards(view.get('packet') or [])}")
+        lines.append(say(lang, "render.dealt_so_far", cards=cards(view.get("packet") or [], lang)))
     else:
-        lines.append(f"Your hand: {cards(view.get('hand') or [])}")
+        lines.append(say(lang, "render.your_hand", cards=cards(view.get("hand") or [], lang)))
     return lines
 
 
 def render_setup(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """The deal of round 1, summarised once it is over."""
     return [
-        f"Round 1: {view['players']} seats, 5 cards dealt to each; "
-        f"{seat(view['start_player'])} holds Excalibur; hands pass {view['pass_direction']}."
+        TEXTS.say(
+            lang,
+            "render.setup",
+            players=view["players"],
+            seat=seat(view["start_player"], lang=lang),
+            direction=words.direction(lang, view["pass_direction"]),
+        )
     ]
 
 
 def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """Public events between two views of one seat: the end of the draft, Isolde moves,
     awards, a summary of a finished round's plays, the reset and the new round."""
+    say = TEXTS.say
     viewer = after.get("viewer")
     lines: list[str] = []
     new_round = after["round"] != before["round"] or (
@@ -213,34 +245,44 @@ def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list
     )
     if before["phase"] == "play" and (new_round or after["phase"] != "play"):
         plays = (after.get("last_round_played") if new_round else after.get("played")) or []
-        summary = ", ".join(
-            f"{disc(p['seat'])}:{card(p['card'])}>{board_name(p['board'])}" for p in plays
-        )
-        lines.append(f"Round {before['round']} plays: {summary or '-'}")
+        summary = _plays(plays, lang)
+        lines.append(say(lang, "render.round_plays", round=before["round"], plays=summary or "-"))
     if before["phase"] == "draft" and after["phase"] != "draft":
-        lines.append("Draft over: everyone holds 5 cards.")
+        lines.append(say(lang, "render.draft_over"))
     for move in after["isolde_moves"][len(before["isolde_moves"]) :]:
         lines.append(
-            f"Isolde place {move['place']}: {seat(move['seat'], viewer)} moves "
-            f"+{move['steps']} on {board_name(move['board'])}"
+            say(
+                lang,
+                "render.isolde_move",
+                place=move["place"],
+                seat=seat(move["seat"], viewer, lang),
+                steps=move["steps"],
+                board=board_name(move["board"], lang),
+            )
         )
     new_awards = after["awards"][len(before["awards"]) :]
     for round_number, group in groupby(new_awards, key=lambda a: a["round"]):
         text = ", ".join(
-            f"{board_name(a['board'])} {seat(a['seat'], viewer)} {a['points']:+d}" for a in group
+            f"{board_name(a['board'], lang)} {seat(a['seat'], viewer, lang)} {a['points']:+d}"
+            for a in group
         )
-        lines.append(f"Scoring of round {round_number}: {text}")
+        lines.append(say(lang, "render.scoring", round=round_number, awards=text))
     if new_round and after.get("result") is None:
         if before["round"] == PARAMS.reset_after_round:
-            lines.append("Reset after round 3: the discs go back (quest and charity stay).")
+            lines.append(say(lang, "render.reset"))
         lines.append(
-            f"[bold]Round {after['round']}[/bold]: {seat(after['start_player'], viewer)} "
-            f"starts; hands pass {after['pass_direction']}."
+            say(
+                lang,
+                "render.new_round",
+                round=after["round"],
+                seat=seat(after["start_player"], viewer, lang),
+                direction=words.direction(lang, after["pass_direction"]),
+            )
         )
     if after.get("result") and not before.get("result"):
         result = after["result"]
-        winners = ", ".join(seat(w, viewer) for w in result["winners"])
-        lines.append(f"[bold]Game over[/bold]: shields {result['scores']}; winner {winners}")
+        winners = ", ".join(seat(w, viewer, lang) for w in result["winners"])
+        lines.append(say(lang, "render.game_over_short", scores=result["scores"], winners=winners))
     return lines
 
 

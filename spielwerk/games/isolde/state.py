@@ -24,6 +24,7 @@ from spielwerk.core.actions import Action
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.games.isolde import words
 from spielwerk.games.isolde.actions import (
     BONUS,
     DEAL,
@@ -600,7 +601,7 @@ class IsoldeState(State):
 
     # ------------------------------------------------------------------ what a seat sees
     def view(self, player: int | None) -> dict[str, Any]:
-        name = _kind_name
+        name = _kind_id
         to_move: Any = self.to_move
         drafting = self.phase == DRAFTING
         deciding: frozenset[int] = frozenset()  # who has still to pick in the draft
@@ -662,7 +663,7 @@ class IsoldeState(State):
 
     def _private_view(self, player: int | None) -> dict[str, Any]:
         """The seat's own cards: what it holds, kept, was passed and passed on this round."""
-        name = _kind_name
+        name = _kind_id
         if player is None:
             return dict.fromkeys(("packet", "kept", "hand", "received", "passed"))
         received, passed = self.draft_log(player)
@@ -696,31 +697,53 @@ class IsoldeState(State):
 
     def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
         aid = action.id
+        say = words.TEXTS.say
         if aid >= DEAL:
             receiver = self.deal_receiver()
-            shown = _kind_name(aid - DEAL) if viewer == receiver else "a card"
-            return f"seat {receiver} is dealt {shown}"
+            kind = aid - DEAL
+            shown = _kind_name(lang, kind) if viewer == receiver else say(lang, "describe.a_card")
+            return say(lang, "describe.dealt", seat=words.seat(lang, receiver), card=shown)
         if aid < PLAY:
             seat, kind = divmod(aid - KEEP, NUM_KINDS)
-            shown = _kind_name(kind) if viewer == seat else "a card"
-            return f"seat {seat} keeps {shown}"
+            shown = _kind_name(lang, kind) if viewer == seat else say(lang, "describe.a_card")
+            return say(lang, "describe.keep", seat=words.seat(lang, seat), card=shown)
         actor = self.to_move
+        assert isinstance(actor, int)
+        key, params = self._decision(aid, lang)
+        if key == "bonus_move":
+            params["place"] = self.bonus_queue[0][1] + 1 if self.bonus_queue else 0
+        return say(lang, f"describe.{key}", seat=words.seat(lang, actor), **params)
+
+    def label(self, action: Action, seat: int, lang: Lang = DEFAULT_LANG) -> str:
+        aid = action.id
+        if aid >= DEAL:
+            return self.describe(action, seat, lang)
+        if aid < PLAY:
+            kind = (aid - KEEP) % NUM_KINDS
+            return words.TEXTS.say(lang, "button.keep", card=_kind_name(lang, kind))
+        key, params = self._decision(aid, lang)
+        return words.TEXTS.say(lang, f"button.{key}", **params)
+
+    def _decision(self, aid: int, lang: Lang) -> tuple[str, dict[str, object]]:
+        """A play-phase decision: its text key (describe.* and button.*) and parameters."""
         if aid < BONUS:
             kind, board = PLAY_PAIRS[aid - PLAY]
-            return (
-                f"seat {actor} plays {_kind_name(kind)} on {BOARDS[board].id} "
-                f"(+{KINDS[kind].value})"
-            )
+            where = words.board(lang, BOARDS[board].id)
+            return "play", {
+                "card": _kind_name(lang, kind),
+                "board": where,
+                "value": KINDS[kind].value,
+            }
         if aid < GO_ON_TOP:
             steps = self.bonus_queue[0][2] if self.bonus_queue else 0
-            place = self.bonus_queue[0][1] + 1 if self.bonus_queue else 0
-            return (
-                f"seat {actor} (Isolde place {place}) moves on {BOARDS[aid - BONUS].id} (+{steps})"
-            )
+            return "bonus_move", {
+                "board": words.board(lang, BOARDS[aid - BONUS].id),
+                "steps": steps,
+            }
         if aid < KEEP_ORDER:
             top = BOARDS[TOP_BOARDS[aid - GO_ON_TOP]].id
-            return f"seat {actor} puts its disc on top of its stack on {top}"
-        return f"seat {actor} leaves every stack as it is"
+            return "go_on_top", {"board": words.board(lang, top)}
+        return "keep_order", {}
 
     def component_zones(self) -> Mapping[str, Sequence[int]]:
         zones: dict[str, Sequence[int]] = {
@@ -741,8 +764,14 @@ def _without(cards: tuple[int, ...], kind: int) -> tuple[int, ...]:
     return cards[:at] + cards[at + 1 :]
 
 
-def _kind_name(kind: int) -> str:
+def _kind_id(kind: int) -> str:
+    """A card kind's id, as views and actions name it ("combat-4")."""
     return KINDS[kind].name
+
+
+def _kind_name(lang: Lang, kind: int) -> str:
+    """A card kind's name in `lang` ("combat-4", "Kampf 4")."""
+    return words.card(lang, KINDS[kind].name)
 
 
 def _rewards(spec: Board, table: tuple[int, ...]) -> list[Any]:

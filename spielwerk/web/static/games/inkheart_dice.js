@@ -1,8 +1,9 @@
 // Tintenherz – Das Würfelspiel: the centre cards, the dice, every seat's unsafe and safe cards,
 // castle and hearts. Click a centre card to take it, an opponent's unsafe card to steal it, your
 // own unsafe card to make it safe, a die to re-roll it. Values and hearts come from the game's
-// component data (data.toml), the rest from the view.
-import { h, s, legalControls, cardBack, dieFace, plural } from "/static/dom.js";
+// component data (data.toml), the rest from the view; every word from the game's texts.toml in
+// the page's language (`ctx.say`).
+import { h, s, legalControls, cardBack, dieFace } from "/static/dom.js";
 
 function cardInfo(data, name) {
   const entry = (data.cards || []).find((c) => c.name === name);
@@ -24,51 +25,51 @@ function card(data, name, cls = "card") {
 }
 
 /** The castle card: one heart, and whether its owner keeps it in the score. */
-function castle(hearts, discarded) {
+function castle(say, hearts, discarded) {
   return s("svg", { class: "card small", viewBox: "0 0 60 90" },
-    s("title", { text: `castle, ${hearts} hearts in all${discarded ? " (castle discarded in the score)" : ""}` }),
+    s("title", { text: say("board.castle_title", { hearts }) + (discarded ? say("board.castle_discarded") : "") }),
     s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: discarded ? "#ddd" : "#e9dcc0", stroke: "#7a5b2e", "stroke-width": 2 }),
     s("path", { d: "M12 70 V36 h8 v8 h6 v-8 h8 v8 h6 v-8 h8 V70 Z", fill: "#7a5b2e" }),
     s("text", { x: 30, y: 84, "text-anchor": "middle", "font-size": 11, fill: "#d62828", text: `♥ ${hearts}` }));
 }
 
 /** A seat's score as it would count now: points × hearts of the better castle option. */
-function scoreText(view, p) {
+function scoreText(say, view, p) {
   const scoring = (view.scoring || [])[p];
-  if (!scoring) return `score now ${view.scores[p]}`;
+  if (!scoring) return say("board.score_plain", { score: view.scores[p] });
   const chosen = scoring[scoring.castle];
-  const note = scoring.castle === "discarded" ? " (castle and negative cards left out)" : "";
-  return `score now ${chosen.points} points × ${chosen.hearts} ♥ = ${chosen.score}${note}`;
+  const note = scoring.castle === "discarded" ? say("board.score_discarded_note") : "";
+  return say("board.score", chosen) + note;
 }
 
 export function render(ctx) {
-  const { view, seat, legal, act, data, seatName, toMove, result } = ctx;
+  const { view, seat, legal, act, data, seatName, toMove, result, say } = ctx;
   const { control, handled, index } = legalControls(legal, (a) => `${a.type}:${a.card ?? a.die ?? ""}`, act);
 
   // ---- centre and dice
   const dice = view.dice || [];
   const current = view.current;
-  let diceNote = "Not rolled yet.";
-  if (view.rerolling) diceNote = `Re-rolling ${view.rerolling === "both" ? "both dice" : "one die"}…`;
+  let diceNote = say("board.not_rolled");
+  if (view.rerolling) diceNote = say(view.rerolling === "both" ? "board.rerolling_both" : "board.rerolling_one");
   else if (dice.length) {
     // Only the seat that may re-roll is told to click a die.
     const mayReroll = legal.some((entry) => entry.action.type === "reroll");
-    diceNote = `Sum ${dice[0] + dice[1]}` + (view.phase === "forced" ? " · re-roll used: an action is compulsory"
-      : view.rerolled ? " · re-roll used" : mayReroll ? " · click a die to re-roll it" : "");
+    diceNote = say("board.sum", { sum: dice[0] + dice[1] }) + (view.phase === "forced" ? say("board.forced")
+      : view.rerolled ? say("board.rerolled") : mayReroll ? say("board.click_die") : "");
   }
   const centre = h("div", { class: "felt" },
     h("div", { class: "zone" },
       h("figure", {},
         h("div", { class: "cards", "data-zone": "centre" },
           (view.centre || []).map((name) => control(card(data, name, "card big"), `take:${name}`))),
-        h("figcaption", { text: "Centre: take a card one die or the sum shows" })),
+        h("figcaption", { text: say("board.centre") })),
       h("figure", {}, cardBack(view.draw_pile, "card big"),
-        h("figcaption", { text: `Draw pile: ${plural(view.draw_pile, "card")}` })),
+        h("figcaption", { text: say("board.draw_pile", { n: view.draw_pile }) })),
       h("figure", {},
         h("div", { class: "row", "data-zone": "dice" },
           dice.length ? dice.map((v) => control(dieFace(v, 54), `reroll:${v}`)) : [dieFace(1, 54), dieFace(1, 54)].map((d) => { d.setAttribute("opacity", "0.3"); return d; })),
-        h("figcaption", { text: current !== null && current !== undefined ? `${seatName(current)}: ${diceNote}` : diceNote }))),
-    h("p", { class: "small muted", text: `Turn ${view.turn} of at most ${view.max_turns}` }));
+        h("figcaption", { text: current !== null && current !== undefined ? say("board.dice_of", { seat: seatName(current), note: diceNote }) : diceNote }))),
+    h("p", { class: "small muted", text: say("board.turn", { turn: view.turn, max: view.max_turns }) }));
 
   // ---- seats, starting with this seat
   const n = view.players;
@@ -83,23 +84,23 @@ export function render(ctx) {
     return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${mine ? " me" : ""}`, "data-seat": p },
       h("h3", {},
         h("span", { text: seatName(p) }),
-        toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
-        winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
-      h("div", { class: "small", "data-score": p, text: scoreText(view, p) }),
-      h("div", { class: "small muted", text: "unsafe:" }),
+        toMove.includes(p) ? h("span", { class: "badge turn", text: say("board.to_move") }) : null,
+        winners.includes(p) ? h("span", { class: "badge win", text: say("board.winner") }) : null),
+      h("div", { class: "small", "data-score": p, text: scoreText(say, view, p) }),
+      h("div", { class: "small muted", text: say("board.unsafe") }),
       h("div", { class: "cards", "data-zone": `unsafe-${p}` },
         unsafe.length ? unsafe.map((name) => control(card(data, name, "card"), `${mine ? "secure" : "steal"}:${name}`))
-          : h("span", { class: "muted small", text: "none" })),
-      h("div", { class: "small muted", text: "safe, under the castle:" }),
+          : h("span", { class: "muted small", text: say("board.none") })),
+      h("div", { class: "small muted", text: say("board.safe") }),
       h("div", { class: "cards", "data-zone": `safe-${p}` },
-        castle(view.hearts[p], discarded), safe.map((name) => card(data, name, "card small"))));
+        castle(say, view.hearts[p], discarded), safe.map((name) => card(data, name, "card small"))));
   }));
 
   // ---- the turn's other choices, as buttons
   const buttons = h("div", { class: "row" },
     ["reroll_both:", "end_turn:"].map((key) => {
       const entry = index.get(key);
-      return entry ? control(h("button", { type: "button", text: entry.text.replace(/^seat \d+ /, "") }), key) : null;
+      return entry ? control(h("button", { type: "button", text: entry.text }), key) : null;
     }));
 
   return { node: h("div", { class: "inkheart" }, centre, buttons, seats), handled };

@@ -1,45 +1,46 @@
 // Die Holde Isolde: the seven boards as tracks with every seat's disc (a stack's top disc is
 // ahead), the round, the shields, and this seat's cards. Click a card to keep it in the draft
 // or to play it (a combat card: its joust or tourney chip), a board to move your disc there
-// (Isolde's reward, the advanced start player's "on top").
-import { h, s, legalControls, seatMarker, seatChip, faceCard, cardBack, plural } from "/static/dom.js";
+// (Isolde's reward, the advanced start player's "on top"). Every word comes from the game's
+// texts.toml in the page's language (`ctx.say`).
+import { h, s, legalControls, seatMarker, seatChip, faceCard, cardBack } from "/static/dom.js";
 
 const TYPE_COLOURS = {
   isolde: "#b0307f", combat: "#c0392b", studies: "#11808f", king: "#b7860b",
   quest: "#2a8a3e", charity: "#2f5fb3",
 };
 const BOARD_COLOURS = { ...TYPE_COLOURS, joust: "#c0392b", tourney: "#d4622a" };
-const TYPE_TITLES = {
-  isolde: "Isolde", combat: "Kampf", studies: "Studien", king: "König", quest: "Gral", charity: "Barmherz.",
-};
-const PHASES = {
-  deal: "The cards are dealt.", draft: "Draft: keep one card, pass the rest.",
-  play: "Play: one card per turn moves your disc.", tiebreak: "The start player may go on top of a stack.",
-  isolde_moves: "Isolde's reward: the best on her board move a disc.", over: "The game is over.",
-};
+const PHASES = ["deal", "draft", "play", "tiebreak", "isolde_moves", "over"];
 
 function parseCard(name) {
   const at = name.lastIndexOf("-");
   return { type: name.slice(0, at), value: Number(name.slice(at + 1)) };
 }
 
-function card(name, cls = "card") {
+/** A card's name ("combat-4") in the page's language ("Kampf 4"). */
+function cardName(say, name) {
   const { type, value } = parseCard(name);
-  const boards = type === "combat" ? "joust / tourney" : type;
-  return faceCard({ title: TYPE_TITLES[type] || type, big: value, footer: boards, colour: TYPE_COLOURS[type] || "#555", cls, tip: name, data: { card: name } });
+  return say("card", { type: say(`@type_${type}`), value });
 }
 
-function scoringText(board) {
-  const rounds = board.scored_after.length === 6 ? "every round" : `after round${board.scored_after.length > 1 ? "s" : ""} ${board.scored_after.join(", ")}`;
+function card(say, name, cls = "card") {
+  const { type, value } = parseCard(name);
+  const boards = type === "combat" ? `${say("@board_joust")} / ${say("@board_tourney")}` : say(`@board_${type}`);
+  return faceCard({ title: say(`board.type_${type}`), big: value, footer: boards, colour: TYPE_COLOURS[type] || "#555", cls, tip: cardName(say, name), data: { card: name } });
+}
+
+function scoringText(say, board) {
+  const count = board.scored_after.length;
+  const rounds = count === 6 ? say("board.every_round") : say("board.after_rounds", { n: count, rounds: board.scored_after.join(", ") });
   const rewards = board.scoring === "spaces"
-    ? board.rewards.filter(([, points]) => points > 0).map(([space, points]) => `${points} from ${space}`).join(", ")
-    : board.scoring === "moves" ? `moves +${board.rewards.slice().reverse().join("/+")}` : board.rewards.join("/");
+    ? board.rewards.filter(([, points]) => points > 0).map(([space, points]) => say("board.points_from", { points, space })).join(", ")
+    : board.scoring === "moves" ? say("board.moves", { steps: board.rewards.slice().reverse().join("/+") }) : board.rewards.join("/");
   return `${rewards} · ${rounds}`;
 }
 
 /** Each board: its name and scoring above a track of spaces 0..N, discs stacked bottom to top
  * (the view lists them front first). The whole board is the control when a disc may move there. */
-function boardsPanel(view, control) {
+function boardsPanel(view, control, say) {
   const cell = 20;
   const rows = view.boards.map((board) => {
     const colour = BOARD_COLOURS[board.board] || "#555";
@@ -65,7 +66,7 @@ function boardsPanel(view, control) {
       stack.forEach((disc, level) => {
         const cx = space * cell + cell / 2, cy = 29 - level * 7.5;
         discs.push(s("g", { "data-seat": disc.seat },
-          s("title", { text: `seat ${disc.seat + 1}: ${disc.distance} travelled${disc.laps ? `, ${plural(disc.laps, "lap")}` : ""}` }),
+          s("title", { text: say("board.disc_title", { seat: say("board.seat_short", { n: disc.seat + 1 }), distance: disc.distance }) + (disc.laps ? say("board.laps", { n: disc.laps }) : "") }),
           seatMarker(disc.seat, cx, cy, 4.6),
           disc.laps ? s("text", { x: cx + 5, y: cy - 2, "font-size": 7, "font-weight": 700, fill: "#222", text: "+".repeat(Math.min(disc.laps, 3)) }) : null));
       });
@@ -73,10 +74,10 @@ function boardsPanel(view, control) {
     const row = h("div", { class: `isolde-board${board.scored_this_round ? " scored" : ""}`, "data-board": board.board },
       h("div", { class: "isolde-board-head" },
         h("span", { class: "swatch", style: { "--board": colour } }),
-        h("strong", { text: board.name }),
-        h("span", { class: "small muted", text: `${board.board}${board.loops ? "" : `, ends at ${board.spaces}`} · ${scoringText(board)}` }),
-        board.scored_this_round ? h("span", { class: "badge", text: "scored this round" }) : null),
-      s("svg", { class: "isolde-track", viewBox: `0 0 ${width} 46`, role: "img", "aria-label": `${board.name}: the discs` }, cells, discs));
+        h("strong", { text: say(`@board_${board.board}`) }),
+        h("span", { class: "small muted", text: `${board.loops ? "" : say("board.ends_at", { space: board.spaces }).replace(/^, /, "")}${board.loops ? "" : " · "}${scoringText(say, board)}` }),
+        board.scored_this_round ? h("span", { class: "badge", text: say("board.scored_this_round") }) : null),
+      s("svg", { class: "isolde-track", viewBox: `0 0 ${width} 46`, role: "img", "aria-label": say("board.discs_of", { board: say(`@board_${board.board}`) }) }, cells, discs));
     control(row, `bonus_move:${board.board}`);
     control(row, `go_on_top:${board.board}`);
     return row;
@@ -85,77 +86,78 @@ function boardsPanel(view, control) {
 }
 
 function seatsPanel(view, ctx) {
-  const { seat, seatName, toMove, result } = ctx;
+  const { seat, seatName, toMove, result, say } = ctx;
   const winners = (result && result.winners) || [];
   return h("div", { class: "seats" }, Array.from({ length: view.players }, (_, p) => {
     const picked = view.picked ? view.picked[p] : null;
     const awards = view.awards.filter((a) => a.seat === p && a.round === view.round);
     return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
       h("h3", {}, seatChip(p, seatName),
-        p === view.start_player ? h("span", { class: "badge", title: "start player (Excalibur)", text: "⚔ start" }) : null,
-        toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
-        winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
-      h("div", { class: "small", text: `${plural(view.scores[p], "shield")} · ${plural(view.hand_sizes[p], "card")} in hand${view.kept_counts[p] ? ` · ${view.kept_counts[p]} kept` : ""}` }),
-      picked === null ? null : h("div", { class: "small muted", text: picked ? "has picked" : "still picking" }),
+        p === view.start_player ? h("span", { class: "badge", title: say("board.start_title"), text: say("board.start") }) : null,
+        toMove.includes(p) ? h("span", { class: "badge turn", text: say("board.to_move") }) : null,
+        winners.includes(p) ? h("span", { class: "badge win", text: say("board.winner") }) : null),
+      h("div", { class: "small", text: `${say("board.n_shields", { n: view.scores[p] })} · ${say("board.in_hand", { n: view.hand_sizes[p] })}${view.kept_counts[p] ? say("board.kept", { n: view.kept_counts[p] }) : ""}` }),
+      picked === null ? null : h("div", { class: "small muted", text: say(picked ? "board.has_picked" : "board.still_picking") }),
       p !== seat && view.hand_sizes[p] + view.kept_counts[p] > 0
         ? h("div", { class: "cards overlap" }, Array.from({ length: Math.min(view.hand_sizes[p] + view.kept_counts[p], 6) }, () => cardBack(null, "card tiny")))
         : null,
-      awards.length ? h("div", { class: "small", text: `this round: ${awards.map((a) => `${a.board} ${a.points > 0 ? "+" : ""}${a.points}`).join(", ")}` }) : null);
+      awards.length ? h("div", { class: "small", text: say("board.this_round", { awards: awards.map((a) => `${say(`@board_${a.board}`)} ${a.points > 0 ? "+" : ""}${a.points}`).join(", ") }) }) : null);
   }));
 }
 
 function privateArea(view, ctx, control) {
-  const { seat } = ctx;
+  const { seat, say } = ctx;
   if (seat === null) return null;
   const parts = [];
   if (view.phase === "draft" || view.phase === "deal") {
-    parts.push(h("h3", { text: view.phase === "draft" ? `Draft step ${view.draft_step}: keep one of these` : "Dealt to you" }),
-      h("div", { class: "cards", "data-zone": "packet" }, (view.packet || []).map((name) => control(card(name), `keep:${name}`))));
+    parts.push(h("h3", { text: view.phase === "draft" ? say("board.draft_step", { step: view.draft_step }) : say("board.dealt_to_you") }),
+      h("div", { class: "cards", "data-zone": "packet" }, (view.packet || []).map((name) => control(card(say, name), `keep:${name}`))));
     if ((view.kept || []).length) {
-      parts.push(h("div", { class: "small muted", text: "Kept so far:" }),
-        h("div", { class: "cards", "data-zone": "kept" }, view.kept.map((name) => card(name, "card small"))));
+      parts.push(h("div", { class: "small muted", text: say("board.kept_so_far") }),
+        h("div", { class: "cards", "data-zone": "kept" }, view.kept.map((name) => card(say, name, "card small"))));
     }
     const passed = view.passed || [];
     if (passed.length) {
-      parts.push(h("p", { class: "small muted", text: `Passed ${view.pass_direction}: ${passed.map((cards) => cards.join(" ")).join(" | ")}` }));
+      const shown = passed.map((cards) => cards.map((name) => cardName(say, name)).join(" ")).join(" | ");
+      parts.push(h("p", { class: "small muted", text: say("board.passed", { direction: say(`@${view.pass_direction}`), cards: shown }) }));
     }
   } else {
     const hand = view.hand || [];
-    parts.push(h("h3", { text: `Your hand (${plural(hand.length, "card")})` }),
+    parts.push(h("h3", { text: say("board.your_hand", { n: hand.length }) }),
       h("div", { class: "cards", "data-zone": "hand" }, hand.map((name) => {
         const { type } = parseCard(name);
-        if (type !== "combat") return control(card(name), `play:${name}:${type}`);
+        if (type !== "combat") return control(card(say, name), `play:${name}:${type}`);
         const chips = ["joust", "tourney"].map((board) =>
-          control(h("button", { type: "button", class: "chip-button", text: board }), `play:${name}:${board}`));
-        return h("figure", { class: "with-chips" }, card(name), h("div", { class: "row" }, chips));
+          control(h("button", { type: "button", class: "chip-button", text: say(`@board_${board}`) }), `play:${name}:${board}`));
+        return h("figure", { class: "with-chips" }, card(say, name), h("div", { class: "row" }, chips));
       })));
   }
   return h("div", { class: "panel hand" }, parts);
 }
 
 export function render(ctx) {
-  const { view, legal, act, seatName } = ctx;
+  const { view, legal, act, seatName, say } = ctx;
   const keyOf = (a) => [a.type, a.card, a.board].filter((x) => x !== undefined).join(":");
   const { control, handled } = legalControls(legal, keyOf, act);
   const head = h("div", { class: "felt isolde-head" },
     h("div", { class: "row" },
-      h("strong", { text: `Round ${view.round} of ${view.rounds}` }),
-      h("span", { text: PHASES[view.phase] || view.phase }),
-      h("span", { class: "muted", text: `cards pass ${view.pass_direction === "left" ? "left ⟶" : "⟵ right"}` }),
-      h("span", { class: "muted", text: `deck ${view.deck} · discarded ${view.discarded}` })),
+      h("strong", { text: say("board.round_of", { round: view.round, rounds: view.rounds }) }),
+      h("span", { text: PHASES.includes(view.phase) ? say(`board.phase_${view.phase}`) : view.phase }),
+      h("span", { class: "muted", text: say(view.pass_direction === "left" ? "board.pass_left" : "board.pass_right") }),
+      h("span", { class: "muted", text: say("board.deck", { deck: view.deck, discarded: view.discarded }) })),
     (view.pending_isolde_moves || []).length
-      ? h("div", { class: "small", text: `Isolde moves to make: ${view.pending_isolde_moves.map((m) => `${seatName(m.seat)} +${m.steps}`).join(", ")}` })
+      ? h("div", { class: "small", text: say("board.isolde_moves", { moves: view.pending_isolde_moves.map((m) => `${seatName(m.seat)} +${m.steps}`).join(", ") }) })
       : null);
-  const shortName = (p) => (p === ctx.seat ? "You" : `Seat ${p}`);
+  const shortName = (p) => (p === ctx.seat ? say("board.you") : say("board.seat_short", { n: p }));
   const played = (view.played || []).length ? view.played : view.last_round_played || [];
   const playedPanel = played.length
     ? h("div", { class: "panel" },
-      h("h3", { text: (view.played || []).length ? "Played this round" : "Played last round" }),
+      h("h3", { text: say((view.played || []).length ? "board.played_this_round" : "board.played_last_round") }),
       h("div", { class: "cards played" }, played.map((p) => h("figure", {},
-        card(p.card, "card small"), h("figcaption", { class: "small" }, seatChip(p.seat, shortName), ` → ${p.board}`)))))
+        card(say, p.card, "card small"), h("figcaption", { class: "small" }, seatChip(p.seat, shortName), ` → ${say(`@board_${p.board}`)}`)))))
     : null;
   return {
-    node: h("div", { class: "isolde" }, head, privateArea(view, ctx, control), boardsPanel(view, control), seatsPanel(view, ctx), playedPanel),
+    node: h("div", { class: "isolde" }, head, privateArea(view, ctx, control), boardsPanel(view, control, say), seatsPanel(view, ctx), playedPanel),
     handled,
   };
 }
