@@ -42,6 +42,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 from rich.text import Text
 
 import spielwerk
@@ -196,16 +200,18 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         kernel = self._kernel
         assert kernel is not None
         mask = self._mask
-        kernel.legal_mask(self._s, mask)
+        s = self._s
+        kernel.legal_mask(s, mask)
         try:
-            legal = bool(mask[int(action)]) and int(action) >= 0
+            action_id = int(action)
+            legal = action_id >= 0 and mask[action_id] == 1
         except (IndexError, TypeError, ValueError):
             legal = False
-        if not legal or int(self._s[kernel.TO_MOVE]) != seat:
+        if not legal or s[kernel.TO_MOVE] != seat:
             name = self.game.actions[int(action)] if _is_action(self.game, action) else action
             raise IllegalAction(f"{name} is not legal for player {seat} now")
-        kernel.apply(self._s, int(action))
-        self._log[self._logged] = int(action)
+        kernel.apply(s, action_id)
+        self._log[self._logged] = action_id
         self._logged += 1
 
     def _advance(self) -> None:
@@ -234,9 +240,14 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         kernel = self._kernel
         assert kernel is not None
         s = self._s
-        if s[kernel.TO_MOVE] == CHANCE:
-            self._logged = kernel.advance(s, self._rng, self._log, self._logged)
         to_move = int(s[kernel.TO_MOVE])
+        if to_move == CHANCE:
+            self._logged = kernel.advance(s, self._rng, self._log, self._logged)
+            to_move = int(s[kernel.TO_MOVE])
+        if to_move >= 0:
+            # Rewards are 0 until the end (reset sets them, only the end changes them).
+            self.agent_selection = self.possible_agents[to_move]
+            return
         if to_move == TERMINAL:
             kernel.returns(s, self._returns)
             for agent, seat in self._seat.items():
@@ -446,15 +457,67 @@ def _is_action(game: spielwerk.Game, action: object) -> bool:
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's order checks, with `last` asked of the environment itself: the generic
-    `last` reads five attributes through the wrapper's forwarding `__getattr__`, which cost
-    more than the whole game step."""
+    """PettingZoo's order checks, with the attributes of every step read from the environment
+    directly: the generic wrapper forwards `agents` and `agent_selection` through two
+    `__getattr__` layers (several times per step, more than the game step itself costs), and
+    its `last` reads five attributes that way. The checks are PettingZoo's: the same errors
+    before `reset`, the same assertion when `agent_iter` runs without `step`."""
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        selection: str = self.env.agent_selection
+        return selection
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
         result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return result
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderEnforcingIterable(self, max_iter)
+
+
+class _OrderEnforcingIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _OrderEnforcingIterator:
+        return _OrderEnforcingIterator(self.env, self.max_iter)
+
+
+class _OrderEnforcingIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's `AECOrderEnforcingIterator.__next__` in one step, reading the environment's
+    attributes directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        selection: str = env.agent_selection
+        return selection
 
 
 def env(

@@ -369,6 +369,11 @@ def check_structure(state: State) -> None:
             f"{where} legal_actions and legal_ids of {who} disagree"
         )
         assert len(set(ids)) == len(ids), f"{where} {who} has duplicate legal ids {ids}"
+        legal = set(ids)
+        disagree = [i for i in range(total) if state.is_legal_id(actor, i) != (i in legal)]
+        assert not disagree, (
+            f"{where} is_legal_id and legal_ids of {who} disagree on the ids {disagree[:10]}"
+        )
         for action in actions:
             assert isinstance(action, Action), f"{where} {action!r} is not an Action"
             if actor == CHANCE:
@@ -399,6 +404,14 @@ def _check_chance(state: State) -> None:
         outcomes = None  # not enumerable: sample_chance alone must do
     if outcomes is not None:
         ids = [a.id for a, _ in outcomes]
+        table = state.game.actions
+        expected = [(table[i], p) for i, p in state.chance_ids()]
+        assert outcomes == expected, (
+            f"{where} chance_outcomes() differs from the outcomes of chance_ids()"
+        )
+        assert all(table[a.id] is a for a, _ in outcomes), (
+            f"{where} chance_outcomes() hands out actions that are not the game's own"
+        )
         assert len(set(ids)) == len(ids), f"{where} chance_outcomes lists an outcome twice"
         assert set(ids) == legal, (
             f"{where} chance_outcomes {sorted(ids)} differ from legal_ids {sorted(legal)}"

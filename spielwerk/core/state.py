@@ -107,6 +107,12 @@ class State(ABC):
     def component_zones(self) -> Mapping[str, Sequence[int]]:
         """Where every physical component lies, zone by zone (for conservation checks)."""
 
+    def is_legal_id(self, actor: int, action_id: int) -> bool:
+        """Whether `action_id` is legal for `actor`, who is to move now (the check of `apply`).
+        The default lists `legal_ids(actor)`; games override it with a cheaper test that must
+        agree with that list for every id (the conformance checks compare the two)."""
+        return action_id in self.legal_ids(actor)
+
     def sample_chance_id(self, rng: random.Random) -> int:
         """Draw a chance outcome id; games override this where enumeration is wasteful."""
         outcomes = self.chance_ids()
@@ -135,7 +141,8 @@ class State(ABC):
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         # The game's interned Action objects, looked up by id: nothing is built per call.
-        return [*map(self.game.actions.actions.__getitem__, self.legal_ids(player))]
+        table = self.game.actions.actions
+        return [table[i] for i in self.legal_ids(player)]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.to_move != CHANCE:
@@ -161,9 +168,20 @@ class State(ABC):
         `player` is required only where several seats decide at once. Raises IllegalAction with
         a clear message, leaving the state unchanged, if the action is not legal now.
         """
-        action_id = self._resolve(action)
-        actor = self._actor(player)
-        if action_id not in self.legal_ids(actor):
+        if type(action) is Action:
+            # Fast path: one of the game's own interned actions (what legal_actions returns).
+            action_id = action.id
+            table = self.game.actions.actions
+            if not (0 <= action_id < len(table) and table[action_id] is action):
+                action_id = self._resolve(action)
+        else:
+            action_id = self._resolve(action)
+        to_move = self.to_move
+        if player is None and type(to_move) is int and to_move != TERMINAL:
+            actor = to_move  # one seat (or chance) to move, none named: the common case
+        else:
+            actor = self._actor(player)
+        if not self.is_legal_id(actor, action_id):
             name = self.game.actions[action_id]
             who = "chance" if actor == CHANCE else f"player {actor}"
             raise IllegalAction(f"{name} is not legal for {who} now")

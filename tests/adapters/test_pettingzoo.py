@@ -182,3 +182,40 @@ def test_parallel_draft_takes_every_pick_in_one_step_without_showing_them() -> N
             totals[agent] += reward
     assert simultaneous_steps == 6 * 4  # four picks a round for six rounds, all seats at once
     assert list(totals.values()) == pytest.approx(e.spielwerk_state.returns())
+
+
+def test_order_checks_stay_pettingzoos() -> None:
+    """The wrapper reads `agents` and `agent_selection` straight from the environment, but keeps
+    PettingZoo's order checks: no attribute before `reset`, no `agent_iter` loop without
+    `step`, and a warning (no error) for a step after the game is over."""
+    e = env("witches", num_players=4)
+    for name in ("agents", "agent_selection"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(e, name)
+    e.reset(seed=1)
+    assert e.agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert e.agent_selection == e.unwrapped.agent_selection
+    loop = iter(e.agent_iter())
+    first = next(loop)
+    assert first == e.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(loop)
+    assert play_out(e, seed=2)  # a whole game through the wrapper
+    assert e.agents == []
+    e.step(None)  # PettingZoo warns here and does nothing
+
+
+def test_kernel_environment_refuses_a_bad_action_after_observing() -> None:
+    """The legality check does not trust the observation handed out (an agent may write into
+    its mask): an action outside the real legal set is refused and changes nothing."""
+    e = raw_env("witches", num_players=4)
+    e.reset(seed=4)
+    agent = e.agent_selection
+    observation = e.observe(agent)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    observation["action_mask"][illegal] = 1
+    before = e.spielwerk_state.to_record()
+    with pytest.raises(spielwerk.IllegalAction):
+        e.step(illegal)
+    assert e.spielwerk_state.to_record() == before
+    assert e.agent_selection == agent

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from spielwerk.core.actions import ActionTable
+from spielwerk.core.actions import Action, ActionTable
 from spielwerk.core.errors import OptionError
 from spielwerk.core.game import Game
 from spielwerk.core.options import OptionSpec
 from spielwerk.games.witches import observation
-from spielwerk.games.witches.actions import build_action_table
+from spielwerk.games.witches.actions import DRAW, NUM_CARDS, build_action_table
 from spielwerk.games.witches.params import PARAMS
 from spielwerk.games.witches.state import WitchesState
 
@@ -56,6 +56,17 @@ class WitchesGame(Game):
         self.ranks = PARAMS.rank_table(self.descending)
         planted = str(self.options["planted_double"])
         self.planted_double = -1 if planted == "none" else PARAMS.card_from_name(planted)
+        self._draw_outcomes: dict[int, tuple[tuple[Action, float], ...]] = {}
+
+    def draw_outcomes(self, pool_size: int) -> tuple[tuple[Action, float], ...]:
+        """Per card, the chance outcome "draw it" with probability 1 / `pool_size` (immutable
+        pairs, built once per pool size): `chance_outcomes` picks the pool's cards from it."""
+        outcomes = self._draw_outcomes.get(pool_size)
+        if outcomes is None:
+            p = 1.0 / pool_size
+            draws = self.actions.actions[DRAW : DRAW + NUM_CARDS]
+            outcomes = self._draw_outcomes[pool_size] = tuple((a, p) for a in draws)
+        return outcomes
 
     def encode_view(self, view: Mapping[str, Any]) -> list[float]:
         return observation.encode(view)

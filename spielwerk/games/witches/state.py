@@ -92,9 +92,34 @@ class WitchesState(State):
             return [KEEP_TRUMP] + [CHANGE_TRUMP + c for c in self.trick_cards]
         return [DRAW + c for c in self.pool]
 
+    def is_legal_id(self, actor: int, action_id: int) -> bool:
+        # `legal_ids(actor)` without building it (actor is to move).
+        phase = self.phase
+        if phase == PLAY_CARDS:
+            return action_id in self.hands[actor]
+        if phase == CHOOSE_TRUMP:
+            return action_id == KEEP_TRUMP or (
+                CHANGE_TRUMP <= action_id < DRAW and action_id - CHANGE_TRUMP in self.trick_cards
+            )
+        return action_id >= DRAW and action_id - DRAW in self.pool
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        table = self.game.actions.actions
+        if player is None and self.phase == PLAY_CARDS:
+            return [table[c] for c in self.hands[self.to_move]]  # type: ignore[index]
+        return [table[i] for i in self.legal_ids(player)]
+
     def chance_ids(self) -> list[tuple[int, float]]:
         p = 1.0 / len(self.pool)
         return [(DRAW + c, p) for c in self.pool]
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        # The (action, probability) pairs of `chance_ids`, taken from the game's table.
+        if self.to_move != CHANCE:
+            return super().chance_outcomes()  # the error
+        pool = self.pool
+        outcomes = self.game.draw_outcomes(len(pool))
+        return [outcomes[c] for c in pool]
 
     def sample_chance_id(self, rng: random.Random) -> int:
         pool = self.pool
