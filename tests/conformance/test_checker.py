@@ -349,11 +349,40 @@ class LopsidedChance(WitchesState):
     def chance_ids(self) -> list[tuple[int, float]]:
         return [(i, p * 2) for i, p in super().chance_ids()]
 
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        return [(a, p * 2) for a, p in super().chance_outcomes()]
+
+
+class OutcomesApartFromIds(WitchesState):
+    """Lists chance outcomes that are not the pairs of `chance_ids` (a fast path gone wrong)."""
+
+    __slots__ = ()
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        outcomes = super().chance_outcomes()
+        return outcomes[1:] + outcomes[:1]
+
+
+class LaxLegality(WitchesState):
+    """A cheap legality test that lets a card not in the hand through."""
+
+    __slots__ = ()
+
+    def is_legal_id(self, actor: int, action_id: int) -> bool:
+        return action_id < 54 or super().is_legal_id(actor, action_id)
+
 
 def test_structure_check_catches_probabilities_not_summing_to_one() -> None:
     check_structure(REAL.new_state(3, seed=0))
     with pytest.raises(AssertionError, match="sum to"):
         check_structure(game_with(LopsidedChance).new_state(3, seed=0))
+
+
+def test_structure_check_catches_fast_paths_that_disagree_with_the_plain_ones() -> None:
+    with pytest.raises(AssertionError, match="differs from the outcomes of chance_ids"):
+        check_structure(game_with(OutcomesApartFromIds).new_state(3, seed=0))
+    with pytest.raises(AssertionError, match="is_legal_id and legal_ids of seat"):
+        check_structure(in_play(game_with(LaxLegality)))
 
 
 class OffersToAll(WitchesState):
