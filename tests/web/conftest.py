@@ -85,3 +85,17 @@ def context(browser: Any) -> Iterator[Any]:
         yield opened
     finally:
         opened.close()
+
+
+@pytest.fixture
+def german(browser: Any) -> Iterator[Any]:
+    """A page in a browser set to German (Accept-Language: de-DE)."""
+    context = browser.new_context(locale="de-DE")
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.errors = errors
+    try:
+        yield opened
+    finally:
+        context.close()

@@ -5,32 +5,16 @@ serves a game's texts and option help in the language asked for."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from web_parts import Server
 
 READY = "() => document.querySelector('#board [data-action-id]') !== null"
 
 
-@pytest.fixture
-def german_page(browser: Any) -> Iterator[Any]:
-    """A page in a browser set to German (Accept-Language: de-DE)."""
-    context = browser.new_context(locale="de-DE")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    try:
-        yield page
-    finally:
-        context.close()
-
-
-def test_a_german_witches_table_speaks_german(server: Server, german_page: Any) -> None:
-    page = german_page
+def test_a_german_witches_table_speaks_german(server: Server, german: Any) -> None:
+    page = german
     created = server.create("witches", ["human", "random"])
     page.goto(server.base + created["seats"][0]["url"])
     page.wait_for_function(READY)

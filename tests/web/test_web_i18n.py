@@ -9,7 +9,6 @@ the picker's choice sticks in that browser.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -108,20 +107,6 @@ def test_the_server_serves_the_catalogue_and_pages_in_the_readers_language(
         timeout=30,
     )
     assert '<html lang="en">' in picked.text
-
-
-@pytest.fixture
-def german(browser: Any) -> Iterator[Any]:
-    """A page in a browser set to German (Accept-Language: de-DE)."""
-    context = browser.new_context(locale="de-DE")
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.errors = errors
-    try:
-        yield opened
-    finally:
-        context.close()
 
 
 READY = "() => document.querySelector('#board [data-action-id]') !== null"
