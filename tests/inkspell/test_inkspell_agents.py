@@ -106,35 +106,50 @@ def test_render_shows_the_table_and_only_the_own_advantage_cards() -> None:
     arrange(state, 0, advantage=["meggie"])
     arrange(state, 1, advantage=["farid"])
     mine = render.render(state.view(0))
-    for text in ("Roxanes Hof", "Staubfinger", "score 0", "Meggie", "hand:", "special spaces"):
+    for text in ("Roxane's Farm", "Dustfinger", "score 0", "Meggie", "hand:", "special spaces"):
         assert text in mine
-    assert "Farid" not in mine
+    german = render.render(state.view(0), lang="de")
+    for text in ("Roxanes Hof", "Staubfinger", "0 Punkte", "Meggie", "Hand:", "Sonderfelder"):
+        assert text in german
+    assert "Farid" not in mine and "Farid" not in german
     assert "Meggie" not in render.render(state.view(None))
     assert game_text("inkspell").rules == render.RULES
+    assert "Siegpunktleiste" in game_text("inkspell", "de").rules
     assert "Ombra" in render.colourise("seat 0 plays Ombra and travels there (free)")
+    coloured = render.colourise("Platz 0 spielt „Die Nachtburg“", lang="de")
+    assert "[red]Die Nachtburg[/red]" in coloured and "bold red]Platz 0" in coloured
 
 
 def test_render_shows_map_rows_track_and_the_white_women() -> None:
     """The issue's terminal table: the map with figures, Staubfinger and the White Women (and
     each location's reward rows and roads), the victory track with its special spaces, each
-    seat's tiles, provisions, villain cards and hand."""
+    seat's tiles, provisions, villain cards and hand; in German with the rulebook's names and
+    letters, in English with the glossary's."""
     state = new_game(["hof", "ombra"])
     arrange(state, 0, tiles="MSK", score=33, white_women=True, villains=["basta"])
     arrange(state, 1, score=12)
-    text = render.render(state.view(1))
-    plain = Text.from_markup(text).plain
-    lines = plain.splitlines()
-    ombra = next(line for line in lines if line.lstrip().startswith("Ombra"))
-    assert "EEE+V | MM+P" in ombra and "seat 1 (you)" in ombra
-    hof = next(line for line in lines if line.lstrip().startswith("Roxanes Hof"))
-    assert "seat 0" in hof and "White Women" in hof and "Lager" in hof
-    lager = next(line for line in lines if line.lstrip().startswith("Das geheime Lager"))
-    assert "Staubfinger" in lager
-    track = next(line for line in lines if line.startswith("Track"))
-    strip = track.split("|")[1]
-    assert len(strip) == 40 and strip[9] == "R" and strip[19] == "B" and strip[30] == "G"
-    assert strip[33] == "0" and strip[12] == "1" and strip[37] == "R"
-    assert "Mx1 Sx1 Kx1" in plain and "Basta (II, 3)" in plain and "2 provisions" in plain
+    for lang, names in (
+        ("de", ("Roxanes Hof", "Das geheime Lager", "Weiße Frauen", "Staubfinger", "Lager")),
+        ("en", ("Roxane's Farm", "The Secret Camp", "White Women", "Dustfinger", "Camp")),
+    ):
+        farm, camp, women, dustfinger, short_camp = names
+        plain = Text.from_markup(render.render(state.view(1), lang=lang)).plain
+        lines = plain.splitlines()
+        ombra = next(line for line in lines if line.lstrip().startswith("Ombra"))
+        you = "Platz 1 (du)" if lang == "de" else "seat 1 (you)"
+        assert ("EEE+V | MM+P" if lang == "de" else "HHH+A | CC+P") in ombra and you in ombra
+        hof = next(line for line in lines if line.lstrip().startswith(farm))
+        assert ("Platz 0" if lang == "de" else "seat 0") in hof
+        assert women in hof and short_camp in hof
+        lager = next(line for line in lines if line.lstrip().startswith(camp))
+        assert dustfinger in lager
+        track = next(line for line in lines if "|" in line and "0 = Start" in line)
+        strip = track.split("|")[1]
+        assert len(strip) == 40 and strip[9] == "R" and strip[19] == "B" and strip[30] == "G"
+        assert strip[33] == "0" and strip[12] == "1" and strip[37] == "R"
+    assert "Mx1 Sx1 Kx1" in Text.from_markup(render.render(state.view(1), lang="de")).plain
+    plain = Text.from_markup(render.render(state.view(1))).plain
+    assert "Cx1 Sx1 Wx1" in plain and "Basta (II, 3)" in plain and "2 provisions" in plain
 
 
 def test_cli_plays_a_bot_game_to_the_end() -> None:

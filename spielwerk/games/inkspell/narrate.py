@@ -7,38 +7,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from spielwerk.core.i18n import Lang
 from spielwerk.core.narration import Event, event
+from spielwerk.games.inkspell import words
 from spielwerk.games.inkspell.params import PARAMS
 
 View = Mapping[str, Any]
 
 _VILLAIN = {k: i for i, k in enumerate(PARAMS.villain_keys)}
-_PLACE = dict(zip(PARAMS.location_keys, PARAMS.location_names, strict=True))
-_ADVANTAGE = dict(zip(PARAMS.advantage_keys, PARAMS.advantage_names, strict=True))
-
-TEXTS: dict[str, str] = {
-    "track": "{seat} moves {steps} to {score} on the victory track",
-    "villain_drawn": "{seat} draws the villain {villain}",
-    "natternkopf": "{villain} strikes {seats}: half their tiles and provisions lost",
-    "natternkopf_nobody": "{villain} strikes, but nobody has anything to lose",
-    "lost": "{seat} loses {tiles} tiles to Natternkopf",
-    "white_women": "The White Women go to {seat}",
-    "staubfinger": "Staubfinger goes to {place}",
-    "new_round": "Round {round}: {seat} starts",
-    "final_round": "The end is triggered: this is the final round",
-    "on_track": "victory track {points}",
-    "advantage": "advantage cards ({cards}) +{points}",
-    "tiebreak_values": "tiles and provisions: {count}",
-    "winner": "{seats} wins with {points} points",
-    "shared_win": "{seats} share the win with {points} points each",
-    "tie_tiles": "{seats} had {points} points each: {winner} wins with more tiles and provisions",
-    "tie_shared": "{seats} had {points} points each and as many tiles and provisions: shared",
-    "ended": "The game ended by the {reason} after round {round}",
-}
+_PLACES = {*PARAMS.location_keys, PARAMS.tintenwelt_key}
 
 
-def villain_label(key: str) -> str:
-    return PARAMS.villain_label(_VILLAIN[key]) if key in _VILLAIN else key
+def value_text(lang: Lang, name: str, value: Any) -> str | None:
+    """Villain cards, places, advantage cards (a list of keys) and the end's reason in
+    `lang`; None for values shown as they are."""
+    if name == "villain" and value in _VILLAIN:
+        return words.villain(lang, value)
+    if name == "place" and value in _PLACES:
+        return words.location(lang, value)
+    if name == "cards" and isinstance(value, list):
+        names = [words.advantage(lang, c) for c in value]
+        return ", ".join(names) or words.TEXTS.say(lang, "none")
+    if name == "reason" and isinstance(value, str):
+        return words.TEXTS.say(lang, f"reason.{value.replace(' ', '_')}")
+    return None
 
 
 def events(before: View, after: View) -> list[Event]:
@@ -51,7 +43,7 @@ def events(before: View, after: View) -> list[Event]:
         old_v, new_v = before["villains"][p], after["villains"][p]
         if len(new_v) > len(old_v) and new_v[: len(old_v)] == old_v:
             for key in new_v[len(old_v) :]:
-                found.append(event("villain_drawn", seat=p, villain=villain_label(key)))
+                found.append(event("villain_drawn", seat=p, villain=key))
     seen = {*before["villain_discard"], *(v for front in before["villains"] for v in front)}
     now = [*after["villain_discard"], *(v for front in after["villains"] for v in front)]
     for card in now:
@@ -67,21 +59,20 @@ def events(before: View, after: View) -> list[Event]:
                 or sum(before["tiles"][p].values()) > sum(after["tiles"][p].values())
             )
         ]
-        label = villain_label(card)
         found.append(
-            event("natternkopf", villain=label, seats=struck)
+            event("natternkopf", villain=card, seats=struck)
             if struck
-            else event("natternkopf_nobody", villain=label)
+            else event("natternkopf_nobody", villain=card)
         )
     for loss in after["natternkopf_losses"][len(before["natternkopf_losses"]) :]:
-        found.append(event("lost", seat=loss["seat"], tiles=loss["tiles"]))
+        found.append(event("lost", seat=loss["seat"], n=loss["tiles"]))
     if after.get("white_women") is not None and after.get("white_women") != before.get(
         "white_women"
     ):
         found.append(event("white_women", seat=after["white_women"]))
     if before.get("phase") != "setup" and after["staubfinger"] != before["staubfinger"]:
-        place = _PLACE.get(after["staubfinger"], after["staubfinger"])
-        found.append(event("staubfinger", place=place, mark_place=after["staubfinger"]))
+        place = after["staubfinger"]
+        found.append(event("staubfinger", place=place, mark_place=place))
     if after["final_round"] and not before["final_round"]:
         found.append(event("final_round"))
     if after["round"] != before["round"] and after["round"] and after.get("result") is None:
@@ -99,8 +90,7 @@ def explain(view: View) -> dict[str, Any]:
     rows = []
     for p, score in enumerate(scores):
         parts = [event("on_track", points=score - bonus[p])]
-        names = ", ".join(_ADVANTAGE.get(c, c) for c in cards[p]) or "none"
-        parts.append(event("advantage", cards=names, points=bonus[p]))
+        parts.append(event("advantage", cards=list(cards[p]), points=bonus[p]))
         rows.append({"seat": p, "total": score, "parts": parts})
     best = max(scores)
     tied = [p for p, s in enumerate(scores) if s == best]

@@ -1,19 +1,22 @@
-"""Terminal text for Tintenblut, built from view dicts only.
+"""Terminal text for Tintenblut, built from view dicts only, in a language.
 
 Everything here takes what `InkspellState.view(player)` returns (or an action's description)
-and returns text with rich console markup: no I/O, no rich import, and nothing but what the
-view already shows (a seat sees its own advantage cards only). Names, rewards and the track's
-special spaces come from the component data (`params.py`).
+and returns text with rich console markup in `lang` (German or English, the words from
+texts.toml and glossary.toml): no I/O, no rich import, and nothing but what the view already
+shows (a seat sees its own advantage cards only). Rewards and the track's special spaces come
+from the component data (`params.py`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
-from spielwerk.core.i18n import DEFAULT_LANG, Lang
-from spielwerk.games.inkspell.params import PARAMS
+from spielwerk.core.i18n import DEFAULT_LANG, LANGUAGES, Lang
+from spielwerk.games.inkspell import words
+from spielwerk.games.inkspell.params import PARAMS, PROVISION
 
 View = Mapping[str, Any]
 
@@ -22,117 +25,123 @@ SEAT_STYLES = ("bold red", "bold blue", "bold yellow", "bold green")
 GROUP_STYLES = {"castle": "red", "blue": "blue", "green": "green"}
 TILE_STYLES = {"M": "bold magenta", "S": "bold red", "K": "bold cyan", "E": "bold yellow"}
 
-_NAME = dict(zip(PARAMS.location_keys, PARAMS.location_names, strict=True))
-_NAME[PARAMS.tintenwelt_key] = PARAMS.tintenwelt_name
+TEXTS = words.TEXTS
 _GROUP = dict(zip(PARAMS.location_keys, PARAMS.location_groups, strict=True))
-_VILLAIN = {k: i for i, k in enumerate(PARAMS.villain_keys)}
-_ADVANTAGE = dict(zip(PARAMS.advantage_keys, PARAMS.advantage_names, strict=True))
-_SHORT = tuple(name.split()[-1] for name in PARAMS.location_names)
-"""Short location names for the road lists: the last word (Grenze, Mäusemühle, Hof, ...)."""
 _SPECIAL = {space: PARAMS.location_groups[min(group)] for space, group in PARAMS.special_spaces}
-_SPACE_MARK = {"castle": "R", "blue": "B", "green": "G"}
-_GROUP_PLACES = {
-    group: ", ".join(_SHORT[i] for i, g in enumerate(PARAMS.location_groups) if g == group)
-    for group in _SPACE_MARK
+_SPACE_TERM = {"castle": "group_red", "blue": "group_blue", "green": "group_green"}
+_SEAT_RE = {
+    lang: re.compile(re.escape(TEXTS.say(lang, "seat", n=999)).replace("999", r"(\d)\b"))
+    for lang in LANGUAGES
 }
-_LOCATION_RE = re.compile("|".join(re.escape(n) for n in sorted(_NAME.values(), key=len)[::-1]))
-_SEAT_RE = re.compile(r"\bseat (\d)\b")
 
-RULES = """\
-Tintenblut (Inkspell), 2 to 4 players. Goal: get furthest on the victory track (a loop of 40).
-Each player: a figure, 10 location cards (one per location + Die Tintenwelt, each with a
-villain number), 2 provisions. Staubfinger starts at Das geheime Lager.
-A turn: play a location card and travel there - the first location of the road is free, each
-further one costs 1 provision, paid before moving (Die Tintenwelt: anywhere, same cost) - or
-pass (the whole turn; your played cards come back at the end of the round). Played cards come
-back when your hand is empty. Then: move Staubfinger (1 provision per step; he alone uses the
-secret path between the two inns), use one advantage card held since the start of your turn
-(Der Schwarze Prinz before moving), take the reward row: upper row alone, lower row with
-another figure or Staubfinger. Alone in the Nachtburg: draw a villain card. In a castle
-(Ombra, Capricorns Festung, Nachtburg): once 2 provisions -> 1 tile or 2 tiles -> 1 provision.
-Convert sets of 2/3/4 different tiles into 2/4/7 spaces, each size once per turn; special
-spaces (9 red: castles, 19 blue: Lager/Spielleute/Siechenhaus, 30 green: Grenze/Mühle/Hof,
-37 red) may only be entered or crossed from their locations, on every lap.
-End of round: the highest number on a last played card draws a villain card and chooses to
-start the next round or be last. A Natternkopf: all with the highest villain sum lose half
-their tiles (their choice) and provisions, rounded up, and discard their villain cards.
-White Women: first to reach green, taken over by overtaking; their player takes one reward.
-Reaching 37 ends the game after this round and one more; unused advantage cards then score
-(Meggie, Mo, Resa 3, others 1). Ties: more tiles + provisions, else shared.
-[design] (shared/rules/inkspell.md, data.toml): the map's roads and all rewards but Ombra's,
-villain numbers, villain and advantage card lists and effects, track spaces, the limited
-supply paying as far as it goes, Staubfinger as company in the Nachtburg, Roxane/Farid/...,
-advantage cards before the reward, the exchange before converting, option max_rounds.\
-"""
-"""A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
+
+def rules(lang: Lang = DEFAULT_LANG) -> str:
+    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
+    return TEXTS.say(lang, "rules.summary")
+
+
+RULES = rules("en")
+"""The summary in English (`rules(lang)` for another language)."""
+
+
+@cache
+def _location_pattern(lang: Lang) -> tuple[re.Pattern[str], dict[str, str]]:
+    """Every location's name in `lang` as one pattern (longest first), and its key by name."""
+    keys = [*PARAMS.location_keys, PARAMS.tintenwelt_key]
+    by_name = {_escape(words.location(lang, key)): key for key in keys}
+    pattern = "|".join(re.escape(n) for n in sorted(by_name, key=len, reverse=True))
+    return re.compile(pattern), by_name
+
+
+def _short(lang: Lang, index: int) -> str:
+    """A location's last word, for the lists of roads (Grenze, Mäusemühle, Hof, ...)."""
+    return words.short_location(lang, PARAMS.location_keys[index])
+
+
+def _group_places(lang: Lang, group: str) -> str:
+    return ", ".join(_short(lang, i) for i, g in enumerate(PARAMS.location_groups) if g == group)
+
+
+def _space_mark(lang: Lang, group: str) -> str:
+    return TEXTS.term(lang, f"{_SPACE_TERM[group]}_abbr")
 
 
 # ---------------------------------------------------------------------- small pieces
-def seat(player: int, viewer: int | None) -> str:
+def seat(player: int, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
     style = SEAT_STYLES[player % len(SEAT_STYLES)]
-    you = " (you)" if player == viewer else ""
-    return f"[{style}]seat {player}[/{style}]{you}"
+    you = TEXTS.say(lang, "render.you") if player == viewer else ""
+    return f"[{style}]{words.seat(lang, player)}[/{style}]{you}"
 
 
-def location(key: str | None) -> str:
+def location(key: str | None, lang: Lang = DEFAULT_LANG) -> str:
     if key is None:
         return "-"
     style = GROUP_STYLES.get(_GROUP.get(key, ""), "white")
-    return f"[{style}]{_escape(_NAME.get(key, key))}[/{style}]"
+    return f"[{style}]{_escape(words.location(lang, key))}[/{style}]"
 
 
-def tiles_text(tiles: Mapping[str, int]) -> str:
-    parts = [f"[{TILE_STYLES[k]}]{k}[/{TILE_STYLES[k]}]x{n}" for k, n in tiles.items() if n]
-    return " ".join(parts) if parts else "no tiles"
+def tiles_text(tiles: Mapping[str, int], lang: Lang = DEFAULT_LANG) -> str:
+    parts = [
+        f"[{TILE_STYLES[k]}]{words.letter(lang, k)}[/{TILE_STYLES[k]}]x{n}"
+        for k, n in tiles.items()
+        if n
+    ]
+    return " ".join(parts) if parts else TEXTS.say(lang, "render.no_tiles")
 
 
-def villain(key: str) -> str:
-    return f"[red]{_escape(PARAMS.villain_label(_VILLAIN[key]))}[/red]"
+def villain(key: str, lang: Lang = DEFAULT_LANG) -> str:
+    return f"[red]{_escape(words.villain(lang, key))}[/red]"
 
 
-def reward_text(row: Sequence[tuple[str, int]]) -> str:
-    """A reward row in short: (("E", 3), ("V", 1)) -> "EEE+V"."""
-    return "+".join(what * amount for what, amount in row)
+def reward_text(row: Sequence[tuple[str, int]], lang: Lang = DEFAULT_LANG) -> str:
+    """A reward row in short: (("E", 3), ("V", 1)) -> "EEE+V" (English "HHH+A")."""
+    return "+".join(words.letter(lang, what) * amount for what, amount in row)
 
 
 def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
-    """An action description with locations and seats coloured."""
+    """An action description in `lang` with locations and seats coloured."""
     text = _escape(text)
-    text = _LOCATION_RE.sub(lambda m: location(_key_of(m.group(0))), text)
-    return _SEAT_RE.sub(lambda m: seat(int(m.group(1)), None), text)
-
-
-def _key_of(name: str) -> str:
-    return next(k for k, n in _NAME.items() if n == name)
+    pattern, by_name = _location_pattern(lang)
+    text = pattern.sub(lambda m: location(by_name[m.group(0)], lang), text)
+    return _SEAT_RE[lang].sub(lambda m: seat(int(m.group(1)), None, lang), text)
 
 
 # ---------------------------------------------------------------------- map and track
-def map_lines(view: View, viewer: int | None) -> list[str]:
+def map_lines(view: View, viewer: int | None, lang: Lang = DEFAULT_LANG) -> list[str]:
     """Each location with its reward rows, its roads and who stands there."""
     players = int(view["players"])
     ww = view.get("white_women")
-    lines = [
-        "Map - reward alone | with company (M Mut, S Stärke, K Klugheit, E Ehre, P provision, "
-        "V advantage card); roads; who is there:"
-    ]
-    width = max(len(name) for name in PARAMS.location_names)
+    letters = ", ".join(
+        f"{words.letter(lang, k)} {name}"
+        for k, name in [
+            *((k, words.tile(lang, k)) for k in PARAMS.tile_keys),
+            (PROVISION, TEXTS.term(lang, "provision")),
+            ("V", TEXTS.term(lang, "advantage_card")),
+        ]
+    )
+    lines = [TEXTS.say(lang, "render.map_head", letters=letters)]
+    names = [words.location(lang, key) for key in PARAMS.location_keys]
+    width = max(len(name) for name in names)
     for i, key in enumerate(PARAMS.location_keys):
-        here = [seat(p, viewer) for p in range(players) if view["positions"][p] == key]
+        here = [seat(p, viewer, lang) for p in range(players) if view["positions"][p] == key]
         if ww is not None and view["positions"][ww] == key:
-            here.append("[bold white]White Women[/bold white]")
+            here.append(f"[bold white]{TEXTS.term(lang, 'white_women')}[/bold white]")
         if view["staubfinger"] == key:
-            here.append("[grey70]Staubfinger[/grey70]")
-        roads = ", ".join(_SHORT[n] for n in PARAMS.neighbours[i])
-        roads += "".join(f", secret path {_SHORT[n]}" for n in PARAMS.secret_neighbours[i])
+            here.append(f"[grey70]{TEXTS.term(lang, 'staubfinger')}[/grey70]")
+        roads = ", ".join(_short(lang, n) for n in PARAMS.neighbours[i])
+        roads += "".join(
+            ", " + TEXTS.say(lang, "render.secret_path", place=_short(lang, n))
+            for n in PARAMS.secret_neighbours[i]
+        )
         style = GROUP_STYLES.get(_GROUP[key], "white")
-        name = _escape(_NAME[key].ljust(width))
-        rewards = f"{reward_text(PARAMS.solo[i]):>5} | {reward_text(PARAMS.shared[i]):<5}"
+        name = _escape(names[i].ljust(width))
+        solo, shared = reward_text(PARAMS.solo[i], lang), reward_text(PARAMS.shared[i], lang)
         who = f"  <- {', '.join(here)}" if here else ""
-        lines.append(f"  [{style}]{name}[/{style}] {rewards} ({roads}){who}")
+        lines.append(f"  [{style}]{name}[/{style}] {solo:>5} | {shared:<5} ({roads}){who}")
     return lines
 
 
-def track_lines(view: View, viewer: int | None) -> list[str]:
+def track_lines(view: View, viewer: int | None, lang: Lang = DEFAULT_LANG) -> list[str]:
     """The victory track as a strip of one lap: special spaces marked (R red, B blue, G green;
     they count on every lap), each seat's stone by its number (* for several on one space)."""
     players = int(view["players"])
@@ -140,7 +149,7 @@ def track_lines(view: View, viewer: int | None) -> list[str]:
     cells = ["."] * length
     for space, group in _SPECIAL.items():
         style = GROUP_STYLES[group]
-        cells[space] = f"[{style}]{_SPACE_MARK[group]}[/{style}]"
+        cells[space] = f"[{style}]{_space_mark(lang, group)}[/{style}]"
     stones: dict[int, list[int]] = {}
     for p in range(players):
         stones.setdefault(view["scores"][p] % length, []).append(p)
@@ -149,83 +158,122 @@ def track_lines(view: View, viewer: int | None) -> list[str]:
         mark = str(seats[0]) if len(seats) == 1 else "*"
         cells[space] = f"[{style}]{mark}[/{style}]"
     specials = ", ".join(
-        f"{space} {_SPACE_MARK[group]} ({_GROUP_PLACES[group]})"
+        f"{space} {_space_mark(lang, group)} ({_group_places(lang, group)})"
         for space, group in _SPECIAL.items()
     )
     return [
-        f"Track, one lap of {length} (0 = start): |{''.join(cells)}|",
-        f"  special spaces, on every lap: {specials}; {PARAMS.white_women_space}: the White "
-        f"Women; reaching {PARAMS.end_trigger} starts the end",
+        TEXTS.say(lang, "render.track_head", length=length, cells="".join(cells)),
+        TEXTS.say(
+            lang,
+            "render.track_specials",
+            specials=specials,
+            ww=PARAMS.white_women_space,
+            end=PARAMS.end_trigger,
+        ),
     ]
 
 
 # ---------------------------------------------------------------------- the whole table
 def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
-    """Everything this view shows, as console markup."""
+    """Everything this view shows, as console markup in `lang`."""
+    say = TEXTS.say
     viewer = view.get("viewer")
     players = int(view["players"])
-    who = "spectator" if viewer is None else f"seat {viewer}"
-    lines = [f"[bold]Tintenblut[/bold] - {who}'s view - round {view['round']}"]
+    who = say(lang, "spectator") if viewer is None else words.seat(lang, viewer)
+    title = f"[bold]{TEXTS.term(lang, 'game')}[/bold]"
+    lines = [say(lang, "render.view_of", title=title, who=who, round=view["round"])]
     if view.get("final_round"):
-        lines[0] += " [bold red](final round)[/bold red]"
+        lines[0] += f" [bold red]{say(lang, 'render.final_round')}[/bold red]"
     elif view.get("end_triggered"):
-        lines[0] += " [red](end triggered: one more round after this one)[/red]"
-    lines += map_lines(view, viewer)
-    lines += track_lines(view, viewer)
+        lines[0] += f" [red]{say(lang, 'render.end_triggered')}[/red]"
+    lines += map_lines(view, viewer, lang)
+    lines += track_lines(view, viewer, lang)
     deck = view["villain_deck"]
-    tiers = f"{deck} (I/II/III)" if len(deck) > 1 else f"{deck[0]} (II and III, rebuilt)"
+    tiers = (
+        say(lang, "render.deck_tiers", counts=deck)
+        if len(deck) > 1
+        else say(lang, "render.deck_rebuilt", count=deck[0])
+    )
     lines.append(
-        f"Supply: {tiles_text({k: view['supply'][k] for k in PARAMS.tile_keys})}, "
-        f"{view['supply']['P']} provisions; villain deck {tiers}, "
-        f"{len(view['villain_discard'])} discarded; advantage deck {view['advantage_deck']}"
+        say(
+            lang,
+            "render.supply",
+            tiles=tiles_text({k: view["supply"][k] for k in PARAMS.tile_keys}, lang),
+            provisions=words.provisions(lang, view["supply"]["P"]),
+            deck=tiers,
+            discarded=len(view["villain_discard"]),
+            advantage=view["advantage_deck"],
+        )
     )
     current = view.get("current")
     for p in range(players):
         score = view["scores"][p]
-        lap = f" (lap {score // PARAMS.track_length + 1})" if score >= PARAMS.track_length else ""
+        lap = (
+            say(lang, "render.lap", n=score // PARAMS.track_length + 1)
+            if score >= PARAMS.track_length
+            else ""
+        )
         marks = []
         if p == view.get("start_player"):
-            marks.append("start")
+            marks.append(say(lang, "render.mark_start"))
         if view.get("white_women") == p:
-            marks.append("White Women")
+            marks.append(TEXTS.term(lang, "white_women"))
         if view["passed"][p]:
-            marks.append("passed")
+            marks.append(say(lang, "render.mark_passed"))
         if p == current and view.get("to_move") is not None:
-            marks.append("<- turn")
+            marks.append(say(lang, "render.mark_turn"))
         if p == view.get("to_move") and p != current:
-            marks.append("<- to choose")
-        villains = ", ".join(villain(v) for v in view["villains"][p]) or "-"
+            marks.append(say(lang, "render.mark_choose"))
+        villains = ", ".join(villain(v, lang) for v in view["villains"][p]) or "-"
         lines.append(
-            f"{seat(p, viewer)}: score {score}{lap} | {tiles_text(view['tiles'][p])} | "
-            f"{view['provisions'][p]} provisions | villains {villains} "
-            f"(sum {view['villain_sums'][p]}) | {view['advantage_counts'][p]} advantage cards"
+            say(
+                lang,
+                "render.seat_line",
+                seat=seat(p, viewer, lang),
+                score=score,
+                lap=lap,
+                tiles=tiles_text(view["tiles"][p], lang),
+                provisions=words.provisions(lang, view["provisions"][p]),
+                villains=villains,
+                sum=view["villain_sums"][p],
+                advantage=say(lang, "advantage_cards", n=view["advantage_counts"][p]),
+            )
             + (rf"  \[{', '.join(marks)}]" if marks else "")
         )
-        lines.append(f"    hand: {_names(view['hands'][p])}")
-        played = _names(view["played"][p]) or "-"
-        lines.append(f"    played: {played} (last number {view['last_played'][p]})")
+        lines.append(say(lang, "render.hand", cards=_names(view["hands"][p], lang)))
+        played = _names(view["played"][p], lang) or "-"
+        lines.append(say(lang, "render.played", cards=played, number=view["last_played"][p]))
     own = view.get("advantage")
     if own is not None:
-        names = ", ".join(_ADVANTAGE[a] for a in own) or "none"
-        lines.append(f"Your advantage cards: {names}")
+        names = ", ".join(words.advantage(lang, a) for a in own) or say(lang, "none")
+        lines.append(say(lang, "render.own_advantage", cards=names))
         playable = view.get("playable_advantage")
         if playable:
-            lines.append(f"  usable this turn: {', '.join(_ADVANTAGE[a] for a in playable)}")
+            usable = ", ".join(words.advantage(lang, a) for a in playable)
+            lines.append(say(lang, "render.usable", cards=usable))
     for loss in view.get("natternkopf_losses") or []:
         lines.append(
-            f"Natternkopf: {seat(loss['seat'], viewer)} still gives up {loss['tiles']} tiles"
+            say(lang, "render.still_loses", seat=seat(loss["seat"], viewer, lang), n=loss["tiles"])
         )
     result = view.get("result")
     if result:
-        winners = ", ".join(seat(w, viewer) for w in result["winners"])
-        lines.append(f"[bold]Game over[/bold] ({result['end']}). Winner: {winners}")
+        winners = ", ".join(seat(w, viewer, lang) for w in result["winners"])
+        lines.append(
+            say(lang, "render.game_over", reason=_reason(result["end"], lang), winners=winners)
+        )
         revealed = view.get("revealed_advantage") or []
         for p in range(players):
-            cards = ", ".join(_ADVANTAGE[a] for a in revealed[p]) if revealed else ""
+            cards = ", ".join(words.advantage(lang, a) for a in revealed[p]) if revealed else ""
             lines.append(
-                f"  {seat(p, viewer)}: {result['scores'][p]} ({result['advantage_points'][p]} "
-                f"from advantage cards: {cards or '-'}), tiles + provisions "
-                f"{result['tiles_and_provisions'][p]}"
+                say(
+                    lang,
+                    "render.final_line",
+                    seat=seat(p, viewer, lang),
+                    score=result["scores"][p],
+                    points=result["advantage_points"][p],
+                    cards=cards or "-",
+                    count=result["tiles_and_provisions"][p],
+                )
             )
     return "\n".join(lines)
 
@@ -233,31 +281,36 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
 def render_setup(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """Where the figures stand once the set-up is over."""
     players = int(view["players"])
-    places = ", ".join(f"{seat(p, None)} {location(view['positions'][p])}" for p in range(players))
-    return [f"The figures are placed: {places}; Staubfinger at {location(view['staubfinger'])}."]
+    places = ", ".join(
+        f"{seat(p, None, lang)} {location(view['positions'][p], lang)}" for p in range(players)
+    )
+    place = location(view["staubfinger"], lang)
+    return [TEXTS.say(lang, "render.setup", places=places, place=place)]
 
 
 def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """Public events between two views: scores, villain cards drawn, a Natternkopf and whom it
     strikes, the White Women, new rounds."""
+    say = TEXTS.say
     lines = []
     viewer = after.get("viewer")
     players = range(int(after["players"]))
     for p in players:
         if after["scores"][p] != before["scores"][p]:
-            lines.append(f"{seat(p, viewer)} moves to {after['scores'][p]} on the track")
+            lines.append(
+                say(lang, "render.moves_to", seat=seat(p, viewer, lang), score=after["scores"][p])
+            )
         old, new = before["villains"][p], after["villains"][p]
         if len(new) > len(old) and new[: len(old)] == old:
-            lines.append(
-                f"{seat(p, viewer)} draws {', '.join(villain(v) for v in new[len(old) :])}"
-            )
+            drawn = ", ".join(villain(v, lang) for v in new[len(old) :])
+            lines.append(say(lang, "render.draws", seat=seat(p, viewer, lang), villains=drawn))
     seen = {*before["villain_discard"], *(v for front in before["villains"] for v in front)}
     now = [*after["villain_discard"], *(v for front in after["villains"] for v in front)]
     for card in now:
-        if card in seen or _VILLAIN[card] not in PARAMS.natternkopf:
+        if card in seen or PARAMS.villain_keys.index(card) not in PARAMS.natternkopf:
             continue
         struck = [
-            seat(p, viewer)
+            seat(p, viewer, lang)
             for p in players
             if not after["villains"][p]
             and (
@@ -267,19 +320,23 @@ def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list
                 or any(loss["seat"] == p for loss in after["natternkopf_losses"])
             )
         ]
-        whom = ", ".join(struck) or "nobody who has anything to lose"
-        lines.append(
-            f"{villain(card)} strikes {whom}: half the tiles and provisions lost, the villain "
-            "cards discarded"
-        )
+        whom = ", ".join(struck) or say(lang, "render.nobody_to_lose")
+        lines.append(say(lang, "render.strikes", villain=villain(card, lang), whom=whom))
     if (
         after.get("white_women") != before.get("white_women")
         and after.get("white_women") is not None
     ):
-        lines.append(f"The White Women go to {seat(after['white_women'], viewer)}")
+        lines.append(
+            say(lang, "narrate.white_women", seat=seat(after["white_women"], viewer, lang))
+        )
     if after["round"] != before["round"] and after["round"]:
         lines.append(
-            f"[bold]Round {after['round']}[/bold], {seat(after['start_player'], viewer)} starts"
+            say(
+                lang,
+                "render.new_round",
+                round=after["round"],
+                seat=seat(after["start_player"], viewer, lang),
+            )
         )
     return lines
 
@@ -290,5 +347,10 @@ def _escape(text: str) -> str:
     return text.replace("[", "\\[")
 
 
-def _names(keys: Sequence[str]) -> str:
-    return ", ".join(_escape(_NAME.get(k, k)) for k in keys)
+def _names(keys: Sequence[str], lang: Lang) -> str:
+    return ", ".join(_escape(words.location(lang, k)) for k in keys)
+
+
+def _reason(end: str, lang: Lang) -> str:
+    """Why the game ended ("end trigger", "round limit") in `lang`."""
+    return TEXTS.say(lang, f"reason.{end.replace(' ', '_')}")

@@ -26,6 +26,7 @@ from spielwerk.core.actions import Action
 from spielwerk.core.hidden import place_played_draws
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.games.inkspell import words
 from spielwerk.games.inkspell.actions import (
     ADVANTAGE,
     ADVANTAGE_CHOICES,
@@ -1085,62 +1086,106 @@ class InkspellState(State):
         return view
 
     def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
-        """Text of an action; an advantage card drawn is named only to its receiver."""
+        """Text of an action in `lang`; an advantage card drawn is named only to its
+        receiver."""
         aid = action.id
-        me = f"seat {self.current}"
-        name = PARAMS.location_card_name
+        say = words.TEXTS.say
         if aid >= DRAW_VILLAIN:
-            label = PARAMS.villain_label(aid - DRAW_VILLAIN)
-            return f"seat {self.villain_drawer()} draws the villain card {label}"
+            label = words.villain(lang, PARAMS.villain_keys[aid - DRAW_VILLAIN])
+            seat = words.seat(lang, self.villain_drawer())
+            return say(lang, "describe.draw_villain", seat=seat, villain=label)
         if aid >= DRAW_ADVANTAGE:
             card = aid - DRAW_ADVANTAGE
-            shown = PARAMS.advantage_names[card] if viewer == self.current else "an advantage card"
-            return f"{me} draws {shown}"
+            shown = (
+                words.advantage(lang, PARAMS.advantage_keys[card])
+                if viewer == self.current
+                else say(lang, "describe.an_advantage_card")
+            )
+            return say(
+                lang, "describe.draw_advantage", seat=words.seat(lang, self.current), card=shown
+            )
         if aid >= FLIP:
             card = aid - FLIP
-            seat = f"seat {self.setup_seat}"
-            if card == TINTENWELT:
-                return f"{seat} turns up {name(card)}: turned up again"
-            if card in self.position:
-                return f"{seat} turns up {name(card)}: occupied, turned up again"
-            return f"{seat} turns up {name(card)} and places the figure there"
+            key = (
+                "flip_again"
+                if card == TINTENWELT
+                else "flip_occupied"
+                if card in self.position
+                else "flip_place"
+            )
+            return say(
+                lang,
+                f"describe.{key}",
+                seat=words.seat(lang, self.setup_seat),
+                place=words.location_of(lang, card),
+            )
+        return say(lang, f"describe.{self._decision(aid)[0]}", **self._params(aid, lang))
+
+    def label(self, action: Action, seat: int, lang: Lang = DEFAULT_LANG) -> str:
+        """The button of `seat`'s own decision, speaking to the player ("Pass", "Passe")."""
+        if action.id >= FLIP:
+            return self.describe(action, seat, lang)
+        params = self._params(action.id, lang)
+        params.pop("seat", None)
+        return words.TEXTS.say(lang, f"button.{self._decision(action.id)[0]}", **params)
+
+    def _decision(self, aid: int) -> tuple[str, int]:
+        """A player's action: its text key and the acting seat."""
         if aid >= START:
-            choice = aid - START
-            if choice == 0:
-                return f"seat {self.round_drawer} starts the next round"
-            after = (self.round_drawer + 1) % self.num_players
-            return f"seat {self.round_drawer} will be last: seat {after} starts the next round"
+            return ("start_lead" if aid == START else "start_last"), self.round_drawer
         if aid == END_TURN:
-            return f"{me} ends the turn"
-        if aid >= CONVERT:
+            return "end_turn", self.current
+        for first, key in (
+            (CONVERT, "convert"),
+            (EXCHANGE, "exchange"),
+            (LOSE_TILE, "lose_tile"),
+            (REWARD, "reward"),
+            (ADVANTAGE, "advantage"),
+            (STAUBFINGER, "staubfinger"),
+        ):
+            if aid >= first:
+                loser = self.to_move if isinstance(self.to_move, int) else self.current
+                return key, (loser if key == "lose_tile" else self.current)
+        if aid == PASS:
+            return "pass", self.current
+        return ("play_anywhere" if aid >= PLAY_ANYWHERE else "play"), self.current
+
+    def _params(self, aid: int, lang: Lang) -> dict[str, object]:
+        """The parameters of a player's action text in `lang` (its seat included)."""
+        key, who = self._decision(aid)
+        params: dict[str, object] = {"seat": words.seat(lang, who)}
+        if key == "start_last":
+            params["next"] = words.seat(lang, (self.round_drawer + 1) % self.num_players)
+        elif key == "convert":
             kinds = CONVERSION_SETS[aid - CONVERT]
-            names = ", ".join(PARAMS.tile_names[k] for k in kinds)
-            return f"{me} converts {names} into {STEPS[len(kinds)]} spaces"
-        if aid >= EXCHANGE:
+            params["tiles"] = ", ".join(words.tile(lang, PARAMS.tile_keys[k]) for k in kinds)
+            params["steps"] = STEPS[len(kinds)]
+        elif key == "exchange":
             give, get = exchange_text(EXCHANGES[aid - EXCHANGE])
-            return f"{me} exchanges {_items(give)} for {_items(get)}"
-        if aid >= LOSE_TILE:
-            return f"seat {self.to_move} gives up one {PARAMS.tile_names[aid - LOSE_TILE]} tile"
-        if aid >= REWARD:
+            params.update(give=words.items(lang, give), get=words.items(lang, get))
+        elif key == "lose_tile":
+            params["tile"] = words.tile(lang, PARAMS.tile_keys[aid - LOSE_TILE])
+        elif key == "reward":
             offset = aid - REWARD
             row, take = offset // len(TAKE_NAMES), offset % len(TAKE_NAMES)
-            entries = REWARDS[self.position[self.current]][row]
+            entries = _row_keys(REWARDS[self.position[self.current]][row])
             if take != TAKE_ALL:
                 entries = (entries[take - 1],)
-            return f"{me} takes the {ROW_NAMES[row]} reward: {_entries(entries)}"
-        if aid >= ADVANTAGE:
+            params["row"] = words.TEXTS.say(lang, f"row.{ROW_NAMES[row]}")
+            params["entries"] = words.entries(lang, entries)
+        elif key == "advantage":
             card, choice = ADVANTAGE_CHOICES[aid - ADVANTAGE]
-            return f"{me} uses {PARAMS.advantage_names[card]}{_choice_text(card, choice)}"
-        if aid >= STAUBFINGER:
-            return f"{me} moves Staubfinger to {name(aid - STAUBFINGER)} for 1 provision"
-        if aid == PASS:
-            return f"{me} passes"
-        if aid >= PLAY_ANYWHERE:
-            target = aid - PLAY_ANYWHERE
+            params["card"] = words.advantage(lang, PARAMS.advantage_keys[card])
+            params["choice"] = _choice_text(card, choice, lang)
+        elif key == "staubfinger":
+            params["place"] = words.location_of(lang, aid - STAUBFINGER)
+        elif key in ("play", "play_anywhere"):
+            target = aid - (PLAY_ANYWHERE if key == "play_anywhere" else PLAY)
             cost = 0 if self.prince else journey_cost(self.position[self.current], target)
-            return f"{me} plays {name(TINTENWELT)} and travels to {name(target)}{_cost(cost)}"
-        cost = 0 if self.prince else journey_cost(self.position[self.current], aid - PLAY)
-        return f"{me} plays {name(aid - PLAY)} and travels there{_cost(cost)}"
+            params["place"] = words.location_of(lang, target)
+            params["card"] = words.location_of(lang, TINTENWELT)
+            params["cost"] = _cost(cost, lang)
+        return params
 
     def component_zones(self) -> Mapping[str, Sequence[int]]:
         zones: dict[str, Sequence[int]] = {
@@ -1189,42 +1234,31 @@ def _without(items: tuple[Any, ...], item: Any) -> tuple[Any, ...]:
 
 
 # ---------------------------------------------------------------------- texts
-def _items(text: str) -> str:
-    """ "PP" -> "2 provisions", "MS" -> "Mut, Stärke"."""
-    if set(text) == {PROVISION}:
-        return "1 provision" if len(text) == 1 else f"{len(text)} provisions"
-    return ", ".join(PARAMS.tile_names[PARAMS.tile_keys.index(c)] for c in text)
+def _row_keys(entries: Sequence[tuple[int, int]]) -> tuple[tuple[str, int], ...]:
+    """A reward row with gains as data keys ("P", "V", a tile kind)."""
+    keys = {GAIN_PROVISION: PROVISION, GAIN_ADVANTAGE: ADVANTAGE_REWARD}
+    return tuple((keys.get(gain) or PARAMS.tile_keys[gain], amount) for gain, amount in entries)
 
 
-def _entries(entries: Sequence[tuple[int, int]]) -> str:
-    parts = []
-    for gain, amount in entries:
-        if gain == GAIN_PROVISION:
-            parts.append(f"{amount} provision" + ("s" if amount > 1 else ""))
-        elif gain == GAIN_ADVANTAGE:
-            parts.append(f"{amount} advantage card" + ("s" if amount > 1 else ""))
-        else:
-            parts.append(f"{amount} {PARAMS.tile_names[gain]}")
-    return " + ".join(parts)
-
-
-def _choice_text(card: int, choice: int) -> str:
+def _choice_text(card: int, choice: int, lang: Lang) -> str:
     if choice < 0:
         return ""
+    say = words.TEXTS.say
     if card == SCHLEIERKAUZ:
-        return f": 1 provision and 1 {PARAMS.tile_names[choice]}"
+        return say(lang, "choice.schleierkauz", tile=words.tile(lang, PARAMS.tile_keys[choice]))
     if card == FENOGLIO:
-        return ": " + " and ".join(PARAMS.tile_names[k] for k in PAIRS[choice])
+        a, b = (words.tile(lang, PARAMS.tile_keys[k]) for k in PAIRS[choice])
+        return say(lang, "choice.fenoglio", a=a, b=b)
     if card == FARID:
-        return f": Staubfinger to {PARAMS.location_names[choice]}"
+        return say(lang, "choice.farid", place=words.location_of(lang, choice))
     if card == ROXANE:
-        return f": the {ROW_NAMES[choice]} reward row"
+        return say(lang, "choice.roxane", row=say(lang, f"row.{ROW_NAMES[choice]}"))
     if card == ORPHEUS:
-        return f": {PARAMS.villain_label(choice)} to the discard pile"
+        return say(lang, "choice.orpheus", villain=words.villain(lang, PARAMS.villain_keys[choice]))
     return ""
 
 
-def _cost(cost: int) -> str:
+def _cost(cost: int, lang: Lang) -> str:
     if cost == 0:
-        return " (free)"
-    return f" for {cost} provision" + ("s" if cost > 1 else "")
+        return words.TEXTS.say(lang, "describe.free")
+    return words.TEXTS.say(lang, "describe.cost", n=cost)

@@ -4,22 +4,54 @@
 // advantage cards. Click a location to travel there with its card (or with Die Tintenwelt: the
 // ✦ beside it) or to send Staubfinger there; the reward rows, the advantage cards and the
 // turn's other choices are buttons beside the map. Names and rewards come from the game's
-// component data; the places on the drawing are chosen here, only for the picture.
-import { h, s, legalControls, seatMarker, seatChip, plural } from "/static/dom.js";
+// component data, every word in the page's language from the game's texts (texts.toml, the
+// glossary's terms as "@key"); the places on the drawing are chosen here, only for the picture.
+import { h, s, legalControls, seatMarker, seatChip } from "/static/dom.js";
 
 const PLACES = {
   grenze: [70, 62], hof: [205, 36], ombra: [345, 62], siechenhaus: [345, 252], nachtburg: [70, 252],
   lager: [205, 124], spielleute: [305, 144], festung: [160, 206], muehle: [262, 222],
 };
 const GROUP_COLOURS = { castle: "#c0392b", blue: "#1d6fd1", green: "#2a9d4b" };
-const TILE_NAMES = { M: "Mut", S: "Stärke", K: "Klugheit", E: "Ehre", P: "Proviant", V: "Vorteilskarte" };
+/** A tile kind's data key -> its glossary term (spielwerk/games/inkspell/words.py). */
+const TILE_TERMS = { M: "courage", S: "strength", K: "wisdom", E: "honour" };
+
+let texts = {};  // the game's texts in the page's language, set by render()
+
+/** The text `key` (a board text, else any of the game's) with its parameters; a pair
+ * [one, other] is chosen by the count `n`. */
+function say(key, params = {}) {
+  let template = texts[`board.${key}`] ?? texts[key] ?? key;
+  if (Array.isArray(template)) template = template[params.n === 1 ? 0 : 1];
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+function term(key) { return texts[`@${key}`] ?? key; }
+
+function tileName(kind) {
+  if (kind === "P") return term("provision");
+  if (kind === "V") return term("advantage_card");
+  return term(TILE_TERMS[kind]);
+}
+
+function tileLetter(kind) {
+  if (kind === "P") return term("provision_abbr");
+  if (kind === "V") return term("advantage_abbr");
+  return term(`${TILE_TERMS[kind]}_abbr`);
+}
+
+function placeName(key) { return key === "tintenwelt" ? term("tintenwelt") : term(`loc_${key}`); }
+
+function villainName(villain) {
+  return villain.natternkopf ? term("natternkopf") : term(`villain_${villain.key}`);
+}
 
 function locations(data) {
   return Object.fromEntries((data.locations || []).map((l) => [l.key, l]));
 }
 
 function shortName(location) {
-  return location ? location.name.split(" ").at(-1) : "Tintenwelt";
+  return (location ? placeName(location.key) : term("tintenwelt")).split(" ").at(-1);
 }
 
 /** A place's three letters inside its circle on the map (the legend spells them out). */
@@ -28,11 +60,7 @@ function abbreviation(place) {
 }
 
 function rowText(row) {
-  return (row || []).map(([what, count]) => `${count} ${TILE_NAMES[what] || what}`).join(" + ");
-}
-
-function withoutSeat(text) {
-  return text.replace(/^seat \d+ /, "");
+  return (row || []).map(([what, count]) => `${count} ${tileName(what)}`).join(" + ");
 }
 
 function mapSvg(view, ctx, control) {
@@ -44,10 +72,10 @@ function mapSvg(view, ctx, control) {
   if (secret) {
     const [a, b] = secret;
     roads.push(s("line", { x1: PLACES[a][0], y1: PLACES[a][1], x2: PLACES[b][0], y2: PLACES[b][1], stroke: "#6b6459", "stroke-width": 1.5, "stroke-dasharray": "4 4" },
-      s("title", { text: "the secret path: Staubfinger only" })));
+      s("title", { text: say("secret_path_title") })));
   }
   const nodes = Object.entries(PLACES).map(([key, [x, y]]) => {
-    const place = places[key] || { name: key, group: "" };
+    const place = places[key] || { key, group: "" };
     const colour = GROUP_COLOURS[place.group] || "#555";
     const here = [];
     view.positions.forEach((at, p) => { if (at === key) here.push(p); });
@@ -57,17 +85,17 @@ function mapSvg(view, ctx, control) {
         seatMarker(p, x - 14 + i * 12, y - 22, 5.5)));
     const marks = [];
     if (view.staubfinger === key) {
-      marks.push(s("g", {}, s("title", { text: "Staubfinger" }),
+      marks.push(s("g", {}, s("title", { text: term("staubfinger") }),
         s("rect", { x: x + 16, y: y - 2, width: 12, height: 12, rx: 2, fill: "#777", stroke: "#222" }),
-        s("text", { x: x + 22, y: y + 7.5, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff", text: "St" })));
+        s("text", { x: x + 22, y: y + 7.5, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff", text: term("staubfinger_abbr") })));
     }
     if (view.white_women !== null && view.white_women !== undefined && view.positions[view.white_women] === key) {
-      marks.push(s("g", {}, s("title", { text: `the White Women (with ${seatName(view.white_women)})` }),
+      marks.push(s("g", {}, s("title", { text: say("white_women_title", { seat: seatName(view.white_women) }) }),
         s("circle", { cx: x - 18, cy: y + 2, r: 5, fill: "#fff", stroke: "#555" })));
     }
     const node = s("g", { class: "location", "data-location": key },
       // the name first: a control's name reads as drawn, and on a phone only the letters show
-      s("text", { class: "place-label name", x, y: y + 27, "text-anchor": "middle", "font-weight": 600, fill: "#222", text: place.name }),
+      s("text", { class: "place-label name", x, y: y + 27, "text-anchor": "middle", "font-weight": 600, fill: "#222", text: placeName(key) }),
       s("circle", { cx: x, cy: y, r: 14, fill: "#fffaf0", stroke: colour, "stroke-width": 3 }),
       s("text", { class: "place-label abbr", x, y: y + 4, "text-anchor": "middle", "font-weight": 700, fill: colour, text: abbreviation(place) }),
       figures, marks);
@@ -79,7 +107,7 @@ function mapSvg(view, ctx, control) {
     const viaInkworld = control(badge, `play:tintenwelt:${key}`);
     return [node, viaInkworld.classList.contains("legal") ? viaInkworld : null];
   });
-  return s("svg", { class: "ink-map", viewBox: "0 0 410 290", role: "group", "aria-label": "the map" },
+  return s("svg", { class: "ink-map", viewBox: "0 0 410 290", role: "group", "aria-label": say("map_label") },
     s("rect", { x: 0, y: 0, width: 410, height: 290, rx: 12, fill: "#efe4c8" }),
     roads, nodes);
 }
@@ -111,31 +139,32 @@ function trackSvg(view, ctx) {
       const rr = r - 16 - i * 9;
       const score = view.scores[p];
       stones.push(s("g", { "data-seat": p },
-        s("title", { text: `${seatName(p)}: ${score}${score >= length ? ` (lap ${Math.floor(score / length) + 1})` : ""}` }),
+        s("title", { text: `${seatName(p)}: ${score}${score >= length ? say("lap", { n: Math.floor(score / length) + 1 }) : ""}` }),
         seatMarker(p, c + rr * Math.cos(angle), c + rr * Math.sin(angle), 5)));
     });
   }
-  const status = view.final_round ? "final round" : view.end_triggered ? "end triggered" : `round ${view.round}`;
-  return s("svg", { class: "ink-track", viewBox: "0 0 220 220", role: "img", "aria-label": "the victory track" },
+  const status = view.final_round ? say("status_final") : view.end_triggered ? say("status_triggered") : say("status_round", { round: view.round });
+  return s("svg", { class: "ink-track", viewBox: "0 0 220 220", role: "img", "aria-label": say("track_label") },
     cells, stones,
     s("text", { x: c, y: c - 6, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#333", text: status }),
-    s("text", { x: c, y: c + 8, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: `${track.white_women}: White Women` }),
-    s("text", { x: c, y: c + 18, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: `${track.end_trigger}: the end begins` }));
+    s("text", { x: c, y: c + 8, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: say("track_white_women", { space: track.white_women }) }),
+    s("text", { x: c, y: c + 18, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: say("track_end", { space: track.end_trigger }) }));
 }
 
 /** Every abbreviation and sign of the board spelled out: the map's places (their names are
  * hidden on a phone, where the circles' letters are drawn larger), its marks, the tiles. */
 function legend(data) {
-  const places = (data.locations || []).map((l) => `${abbreviation(l)} ${l.name}`).join(" · ");
+  const places = (data.locations || []).map((l) => `${abbreviation(l)} ${placeName(l.key)}`).join(" · ");
+  const kinds = [...Object.keys(TILE_TERMS), "P", "V"];
   return h("div", { class: "small legend" },
-    h("p", { class: "map-places" }, h("strong", { text: "Places: " }), places),
-    h("p", {}, h("strong", { text: "Map: " }), "St Staubfinger · ○ the White Women (beside the seat that has them) · ✦ travel there through the Tintenwelt · dashed line: the secret path, Staubfinger only · numbered shapes: the seats' figures"),
-    h("p", {}, h("strong", { text: "Tiles: " }), Object.entries(TILE_NAMES).filter(([k]) => k !== "V").map(([k, v]) => `${k} ${v}`).join(" · ")));
+    h("p", { class: "map-places" }, h("strong", { text: say("legend_places") }), places),
+    h("p", {}, h("strong", { text: say("legend_map") }), say("legend_map_text", { abbr: term("staubfinger_abbr") })),
+    h("p", {}, h("strong", { text: say("legend_tiles") }), kinds.map((k) => `${tileLetter(k)} ${tileName(k)}`).join(" · ")));
 }
 
 function tiles(counts, control, prefix) {
   return ["M", "S", "K", "E"].map((kind) => {
-    const chip = h("span", { class: `tile ${kind}`, title: TILE_NAMES[kind], text: `${kind} ${counts[kind] || 0}` });
+    const chip = h("span", { class: `tile ${kind}`, title: tileName(kind), text: `${tileLetter(kind)} ${counts[kind] || 0}` });
     return prefix ? control(chip, `${prefix}:${kind}`) : chip;
   });
 }
@@ -143,26 +172,26 @@ function tiles(counts, control, prefix) {
 function seatPanels(view, ctx, control) {
   const { seat, seatName, toMove, result, data } = ctx;
   const places = locations(data);
-  const villainNames = Object.fromEntries((data.villains || []).map((v) => [v.key, `${v.name} ${v.value}`]));
+  const villainNames = Object.fromEntries((data.villains || []).map((v) => [v.key, `${villainName(v)} ${v.value}`]));
   const winners = (result && result.winners) || [];
   return h("div", { class: "seats" }, Array.from({ length: view.players }, (_, p) => {
     const marks = [];
-    if (p === view.start_player) marks.push("starts the round");
-    if (view.passed[p]) marks.push("passed");
-    if (view.white_women === p) marks.push("has the White Women");
+    if (p === view.start_player) marks.push(say("mark_start"));
+    if (view.passed[p]) marks.push(say("mark_passed"));
+    if (view.white_women === p) marks.push(say("mark_white_women"));
     const loss = (view.natternkopf_losses || []).find((l) => l.seat === p);
     return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
       h("h3", {}, seatChip(p, seatName),
         toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
         winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
-      h("div", { class: "small", text: `score ${view.scores[p]} · at ${shortName(places[view.positions[p]])}${marks.length ? " · " + marks.join(" · ") : ""}` }),
+      h("div", { class: "small", text: `${say("score_at", { score: view.scores[p], place: shortName(places[view.positions[p]]) })}${marks.length ? " · " + marks.join(" · ") : ""}` }),
       h("div", {}, tiles(view.tiles[p], control, p === seat ? "lose_tile" : null),
-        h("span", { class: "tile P", title: "provisions", text: `P ${view.provisions[p]}` })),
-      loss ? h("div", { class: "small", text: `Natternkopf: still gives up ${plural(loss.tiles, "tile")}` }) : null,
-      h("div", { class: "small", text: `villains (sum ${view.villain_sums[p]}): ${view.villains[p].map((v) => villainNames[v] || v).join(", ") || "none"}` }),
-      h("div", { class: "small", text: `${plural(view.advantage_counts[p], "advantage card")}` }),
-      h("div", { class: "small muted", text: `cards in hand: ${view.hands[p].map((k) => shortName(places[k]) || k).join(", ") || "none"}` }),
-      view.played[p].length ? h("div", { class: "small muted", text: `played: ${view.played[p].map((k) => shortName(places[k]) || k).join(", ")} (last number ${view.last_played[p]})` }) : null);
+        h("span", { class: "tile P", title: say("provisions"), text: `${tileLetter("P")} ${view.provisions[p]}` })),
+      loss ? h("div", { class: "small", text: say("still_loses", { n: loss.tiles }) }) : null,
+      h("div", { class: "small", text: say("villains", { sum: view.villain_sums[p], cards: view.villains[p].map((v) => villainNames[v] || v).join(", ") || say("none") }) }),
+      h("div", { class: "small", text: say("advantage_count", { n: view.advantage_counts[p] }) }),
+      h("div", { class: "small muted", text: say("hand", { cards: view.hands[p].map((k) => shortName(places[k])).join(", ") || say("none") }) }),
+      view.played[p].length ? h("div", { class: "small muted", text: say("played", { cards: view.played[p].map((k) => shortName(places[k])).join(", "), number: view.last_played[p] }) }) : null);
   }));
 }
 
@@ -175,44 +204,51 @@ function turnPanel(view, ctx, control) {
   const rewards = legal.filter((e) => e.action.type === "reward");
   if (here) {
     parts.push(h("div", { class: "small" },
-      h("strong", { text: here.name }), `: alone ${rowText(here.solo)} · in company ${rowText(here.shared)}`));
+      h("strong", { text: placeName(here.key) }), say("here", { solo: rowText(here.solo), shared: rowText(here.shared) })));
   }
   if (rewards.length) {
     parts.push(h("div", { class: "row" }, rewards.map((entry) =>
-      control(h("button", { type: "button", text: withoutSeat(entry.text) }), `reward:${entry.action.row}:${entry.action.take}`))));
+      control(h("button", { type: "button", text: entry.text }), `reward:${entry.action.row}:${entry.action.take}`))));
   }
   const advantages = view.advantage || [];
   if (advantages.length) {
-    const names = Object.fromEntries((data.advantages || []).map((a) => [a.key, a.name]));
+
     const byCard = new Map();
     for (const entry of legal.filter((e) => e.action.type === "advantage")) {
       byCard.set(entry.action.card, [...(byCard.get(entry.action.card) || []), entry]);
     }
-    parts.push(h("div", { class: "small muted", text: "Your advantage cards:" }),
+    parts.push(h("div", { class: "small muted", text: say("your_advantage") }),
       h("div", { class: "row" }, [...new Set(advantages)].map((key) => {
         const count = advantages.filter((k) => k === key).length;
-        const label = `${names[key] || key}${count > 1 ? ` ×${count}` : ""}`;
+        const label = `${term(`adv_${key}`)}${count > 1 ? ` ×${count}` : ""}`;
         const entries = byCard.get(key) || [];
         if (entries.length === 1) {
           return control(h("button", { type: "button", class: "chip-button", text: label }), keyOf(entries[0].action));
         }
         return h("span", { class: "row" }, h("span", { class: "chip", text: label }),
-          entries.map((entry) => control(h("button", { type: "button", class: "chip-button", text: withoutSeat(entry.text).replace(/^uses [^:]*: ?/, "") }), keyOf(entry.action))));
+          entries.map((entry) => control(h("button", { type: "button", class: "chip-button", text: choiceOf(entry.text) }), keyOf(entry.action))));
       })));
   }
   const others = legal.filter((e) => ["pass", "exchange", "convert", "end_turn", "start"].includes(e.action.type));
   if (others.length) {
     parts.push(h("div", { class: "row" }, others.map((entry) =>
-      control(h("button", { type: "button", text: withoutSeat(entry.text) }), keyOf(entry.action)))));
+      control(h("button", { type: "button", text: entry.text }), keyOf(entry.action)))));
   }
   const hand = view.hands[seat] || [];
-  parts.push(h("div", { class: "small muted", text: "Your location cards (click one to travel):" }),
+  parts.push(h("div", { class: "small muted", text: say("your_cards") }),
     h("div", { class: "row", "data-zone": "hand" }, hand.map((key) => {
       const place = places[key];
-      const chip = h("button", { type: "button", class: "chip-button", "data-card": key, text: place ? place.name : (data.map || {}).tintenwelt_name || key });
+      const chip = h("button", { type: "button", class: "chip-button", "data-card": key, text: placeName(place ? place.key : key) });
       return control(chip, `play:${key}`);
     })));
   return h("div", { class: "panel hand" }, parts);
+}
+
+/** An advantage card's choice from its button's label: "Use Farid: Dustfinger to Ombra" ->
+ * "Dustfinger to Ombra" (the card's name stands beside the buttons). */
+function choiceOf(text) {
+  const at = text.indexOf(": ");
+  return at < 0 ? text : text.slice(at + 2);
 }
 
 /** A stable key for any action's JSON form: its type, then its fields in order. */
@@ -223,13 +259,15 @@ function keyOf(action) {
 
 export function render(ctx) {
   const { view, legal, act } = ctx;
+  texts = (ctx.info && ctx.info.texts) || {};
   const { control, handled } = legalControls(legal, keyOf, act);
   const supply = view.supply || {};
+  const chips = Object.keys(TILE_TERMS).map((k) => `${tileLetter(k)} ${supply[k]}`).join(" ");
   const head = h("div", { class: "felt" },
     h("div", { class: "row" },
-      h("strong", { text: `Round ${view.round}${view.final_round ? " (final round)" : view.end_triggered ? " (end triggered)" : ""}` }),
-      h("span", { text: `supply: M ${supply.M} S ${supply.S} K ${supply.K} E ${supply.E} · ${supply.P} provisions` }),
-      h("span", { class: "muted", text: `villain deck ${view.villain_deck.join("/")} · advantage deck ${view.advantage_deck}` })));
+      h("strong", { text: `${say("round_head", { round: view.round })}${view.final_round ? say("final_round") : view.end_triggered ? say("end_triggered") : ""}` }),
+      h("span", { text: say("supply", { tiles: chips, provisions: say("provisions_count", { n: supply.P }) }) }),
+      h("span", { class: "muted", text: say("decks", { villains: view.villain_deck.join("/"), advantage: view.advantage_deck }) })));
   const boards = h("div", { class: "ink-boards" }, mapSvg(view, ctx, control), trackSvg(view, ctx));
   return {
     node: h("div", { class: "inkspell" }, head, boards, legend(ctx.data), turnPanel(view, ctx, control), seatPanels(view, ctx, control)),
