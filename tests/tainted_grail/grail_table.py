@@ -14,7 +14,9 @@ from typing import Any
 
 import spielwerk
 from spielwerk.core.conformance import play_on
+from spielwerk.core.i18n import Lang
 from spielwerk.core.state import CHANCE, State
+from spielwerk.games.tainted_grail import words
 from spielwerk.games.tainted_grail.state import TaintedGrailState
 
 TABLE = str(Path(__file__).with_name("table.toml"))
@@ -115,5 +117,11 @@ def _deck_ids(state: TaintedGrailState) -> list[str]:
     return [events[e].id for e in state.deck]
 
 
+def log_lines(state: TaintedGrailState, lang: Lang = "en") -> list[str]:
+    """The game log in words (the state keeps each entry as a text key and parameters)."""
+    table = state.game.translations
+    return [words.line(lang, key, dict(params), table) for key, params in state.log]
+
+
 def log_since(state: TaintedGrailState, start: int) -> list[str]:
-    return state.log[start:]
+    return log_lines(state)[start:]

@@ -16,13 +16,15 @@ from grail_table import (
     finish_day,
     legal,
     locations,
+    log_lines,
     new_game,
     pending,
     travel,
 )
 
 from spielwerk.core.conformance import play_on
-from spielwerk.games.tainted_grail.state import DAWN_STEPS, TaintedGrailState
+from spielwerk.games.tainted_grail import words
+from spielwerk.games.tainted_grail.state import TaintedGrailState
 
 
 def menhirs(state: TaintedGrailState) -> dict[str, int]:
@@ -35,7 +37,7 @@ def test_day_one_starts_at_phase_two() -> None:
     view = state.view(None)
     assert view["day"] == 1 and view["phase"] == "day"
     assert pending(state) == "act" and state.to_move == ADA
-    assert not any("dawn step" in line for line in state.log)
+    assert not any("dawn step" in line for line in log_lines(state))
 
 
 def test_the_eight_dawn_steps_run_in_order_and_are_logged() -> None:
@@ -44,8 +46,9 @@ def test_the_eight_dawn_steps_run_in_order_and_are_logged() -> None:
     state = new_game(1)
     start = len(state.log)
     finish_day(state, event="storm")
-    steps = [line for line in state.log[start:] if line.startswith("dawn step")]
-    assert steps == [f"dawn step {i}: {name}" for i, name in enumerate(DAWN_STEPS, start=1)]
+    steps = [line for line in log_lines(state)[start:] if line.startswith("dawn step")]
+    names = [words.TEXTS.term("en", f"dawn_{i}") for i in range(1, 9)]
+    assert steps == [f"dawn step {i}: {name}" for i, name in enumerate(names, start=1)]
     assert state.view(None)["day"] == 2
 
 
@@ -65,11 +68,11 @@ def test_menhir_dial_goes_down_and_a_dial_at_1_is_taken_out_while_the_menhir_sta
     # The dial is out, the menhir still stands and still holds its locations in range.
     assert menhirs(state) == {"home_stone": 0}
     assert "home" in locations(state) and "south" in locations(state)
-    assert any("dial of the menhir at Home is taken out" in line for line in state.log)
+    assert any("dial of the menhir at Home is taken out" in line for line in log_lines(state))
     finish_day(state, event="call")
     assert state.is_terminal()
     assert state.result()["reason"] == "darkness"
-    assert "the menhir at Home is gone" in state.log
+    assert "the menhir at Home is gone" in log_lines(state)
 
 
 def test_locations_beyond_the_eight_neighbours_are_discarded_with_what_lies_on_them() -> None:
@@ -110,7 +113,7 @@ def test_a_character_on_a_discarded_location_stays_in_the_wyrdness() -> None:
     finish_day(state, event="call")
     assert character(state, ADA)["location"] is None
     assert character(state, ADA)["terror"] == terror - 1 + 1
-    assert "Ada wakes in the wyrdness: +1 terror" in state.log
+    assert "Ada wakes in the wyrdness: +1 terror" in log_lines(state)
 
 
 def test_time_dials_count_down_and_fire_when_removed_and_counters_stay() -> None:
@@ -134,7 +137,7 @@ def test_time_dials_count_down_and_fire_when_removed_and_counters_stay() -> None
     view = state.view(None)
     assert view["time_dials"] == {}
     assert "doom_done" in view["flags"]
-    assert "time dial Doom runs out" in state.log
+    assert "time dial Doom runs out" in log_lines(state)
     assert [character(state, c)["health"] for c in (ADA, BEN)] == [4, 4]  # doom: -1 health
     assert view["counters"] == {"marks": 1}  # a counting dial is never lowered
 
@@ -165,7 +168,7 @@ def test_instant_effect_with_a_time_marker_does_not_fire_again_the_same_day() ->
     travel(state, "east")
     choose(state, "Flee")  # the Wolf again: +1, but no wind
     assert character(state, ADA)["terror"] == 3
-    assert state.log.count("A cold wind.") == 1
+    assert log_lines(state).count("A cold wind.") == 1
 
 
 def test_a_quest_event_goes_to_the_quest_pile_and_others_are_discarded_at_day_end() -> None:
@@ -207,7 +210,7 @@ def test_an_empty_event_deck_skips_step_five() -> None:
     state.deck.clear()
     state.discard.extend([0, 1, 2])
     finish_day(state)
-    assert "the event deck is empty" in state.log
+    assert "the event deck is empty" in log_lines(state)
 
 
 def test_guardians_move_with_the_die_along_joined_paths_and_attack_at_once() -> None:
@@ -219,11 +222,11 @@ def test_guardians_move_with_the_die_along_joined_paths_and_attack_at_once() -> 
     state = new_game(1)
     finish_day(state, event="storm", guardian="N")
     stays = "The guardian die for the Wolf shows north, but no path leads north: it stays at East"
-    assert stays in state.log
+    assert stays in log_lines(state)
     finish_day(state, event="call", guardian="W")
     assert pending(state) == "choose"
     assert state.view(None)["guardians"] == [{"id": "wolf", "name": "the Wolf", "location": "home"}]
-    assert "Ada meets the Wolf" in state.log
+    assert "Ada meets the Wolf" in log_lines(state)
     choose(state, "Fight")
     act(state, "roll", value=3)  # might 1 + axe 1 + 3 = 5 >= 4
     assert state.view(None)["guardians"] == []
@@ -239,7 +242,7 @@ def test_a_guardian_does_not_move_to_a_neighbour_without_an_arrow() -> None:
     finish_day(state, event="storm", guardian="W")
     assert state.view(None)["guardians"][0]["location"] == "home"
     stays = "The guardian die for the Wolf shows west, but no path leads west: it stays at Home"
-    assert stays in state.log
+    assert stays in log_lines(state)
 
 
 def test_a_guardian_does_not_move_onto_a_card_that_is_not_on_the_grid() -> None:
@@ -273,7 +276,7 @@ def test_guardians_move_in_id_order() -> None:
     act(state, "guardian_die", face="stay")
     assert pending(state) == "gdie" and state.pending[1] == 1
     act(state, "guardian_die", face="stay")
-    dice = [line for line in state.log if line.startswith("The guardian die for")]
+    dice = [line for line in log_lines(state) if line.startswith("The guardian die for")]
     assert dice == [
         "The guardian die for the Wolf says stay: it stays at East",
         "The guardian die for the Ghost says stay: it stays at Corner",
@@ -294,7 +297,7 @@ def test_several_characters_each_meet_an_entering_guardian_in_number_order() -> 
         deciders.append(state.to_move)
         choose(state, "Flee")
     assert deciders == [ADA, BEN, CAI]
-    meetings = [line for line in state.log if line.endswith("meets the Wolf")]
+    meetings = [line for line in log_lines(state) if line.endswith("meets the Wolf")]
     assert meetings == ["Ada meets the Wolf", "Ben meets the Wolf", "Cai meets the Wolf"]
 
 

@@ -18,6 +18,7 @@ from grail_table import (
     finish_day,
     legal,
     legal_types,
+    log_lines,
     new_game,
     pending,
     roll,
@@ -167,7 +168,7 @@ def test_a_location_action_is_offered_when_the_participants_together_can_pay() -
     act(state, "join")
     assert [character(state, c)["energy"] for c in (ADA, BEN)] == [0, 1]
     assert "Ada and Ben: Tend the fire (3 energy; paid by Ada 2 energy, Ben 1 energy)" in (
-        state.log
+        log_lines(state)
     )
 
 
@@ -251,7 +252,7 @@ def test_arrival_reveals_then_meets_guardians_then_instant_effects() -> None:
     travel(state, "east")
     assert pending(state) == "choose"  # the Wolf, before the wind
     choose(state, "Flee")
-    lines = state.log[start:]
+    lines = log_lines(state)[start:]
     order = [
         lines.index("revealed: Far East"),
         lines.index("Ada meets the Wolf"),
@@ -304,12 +305,12 @@ def test_a_group_that_arrives_together_meets_a_guardian_together() -> None:
     act(state, "join")
     assert pending(state) == "choose" and state.to_move == ADA
     assert state.view(None)["decision"]["involved"] == [ADA, BEN]
-    assert "Ada and Ben meet the Wolf" in state.log
+    assert "Ada and Ben meet the Wolf" in log_lines(state)
     choose(state, "Fight")
     roll(state, 1)  # 1 + might 2 (Ada 1, axe 1) = 3 < 4: both lose 2 health
     assert [character(state, c)["health"] for c in (ADA, BEN)] == [3, 3]
     assert [character(state, c)["terror"] for c in (ADA, BEN)] == [1, 1]  # the wind
-    assert sum(line.startswith("The Wolf: A wolf.") for line in state.log) == 1
+    assert sum(line.startswith("The Wolf: A wolf.") for line in log_lines(state)) == 1
     assert state.to_move == ADA  # Ben took part in Ada's travel
 
 
@@ -340,7 +341,7 @@ def test_an_effect_that_moves_characters_to_where_they_stand_triggers_no_arrival
     act(state, "location_action", action="circle")
     assert pending(state) == "act" and state.to_move == ADA
     assert character(state, ADA)["terror"] == terror
-    assert not any("meets" in line or "wind" in line for line in state.log[start:])
+    assert not any("meets" in line or "wind" in line for line in log_lines(state)[start:])
 
 
 def test_a_character_in_the_wyrdness_may_only_travel_not_use_items() -> None:

@@ -19,6 +19,7 @@ from grail_table import (
     choose,
     finish_day,
     legal,
+    log_lines,
     new_game,
     pending,
     roll,
@@ -35,7 +36,9 @@ def test_end_of_day_runs_rest_recover_dreams_improve_in_order() -> None:
     state = new_game(1)
     start = len(state.log)
     finish_day(state, event="storm")
-    steps = [line.split(": ")[1] for line in state.log[start:] if line.startswith("end of day")]
+    steps = [
+        line.split(": ")[1] for line in log_lines(state)[start:] if line.startswith("end of day")
+    ]
     assert steps == ["rest", "recover", "dreams", "improve decks", "discard the day's events"]
 
 
@@ -67,7 +70,7 @@ def test_fasting_at_zero_energy_costs_1_health_and_gives_1_energy_back() -> None
     act(state, "fast")
     assert [character(state, c)["health"] for c in (ADA, BEN)] == [4, 5]
     assert [character(state, c)["energy"] for c in (ADA, BEN)] == [1, 2]
-    assert "Ada fasts at 0 energy: -1 health, +1 energy" in state.log
+    assert "Ada fasts at 0 energy: -1 health, +1 energy" in log_lines(state)
     finish_day(state, eat=False, event="choice")
     choose(state, "Nothing")
     finish_day(state, eat=False)
@@ -81,7 +84,7 @@ def test_a_character_without_food_is_not_asked_to_eat() -> None:
     state.food[ADA] = 0
     act(state, "pass")
     assert pending(state) != "rest"
-    assert "Ada eats and rests" not in state.log
+    assert "Ada eats and rests" not in log_lines(state)
 
 
 def test_dreams_are_read_once_when_their_condition_holds() -> None:
@@ -89,13 +92,13 @@ def test_dreams_are_read_once_when_their_condition_holds() -> None:
     effect). The test table's dream needs one mark and gives 1 experience, once."""
     state = new_game(1)
     finish_day(state, event="storm")
-    assert not any(line.startswith("dream:") for line in state.log)
+    assert not any(line.startswith("dream:") for line in log_lines(state))
     state.counters[0] = 1
     finish_day(state, event="call")
-    assert state.log.count("dream: A dream of marks.") == 1
+    assert log_lines(state).count("dream: A dream of marks.") == 1
     assert character(state, ADA)["xp"] == 1
     finish_day(state, event="choice")
-    assert state.log.count("dream: A dream of marks.") == 1
+    assert log_lines(state).count("dream: A dream of marks.") == 1
 
 
 def test_deck_improvement_spends_experience_once_per_improvement() -> None:

@@ -7,7 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from grail_table import act, character, choose, finish_day, legal, new_game, pending, roll, travel
+from grail_table import (
+    act,
+    character,
+    choose,
+    finish_day,
+    legal,
+    log_lines,
+    new_game,
+    pending,
+    roll,
+    travel,
+)
 
 import spielwerk
 from spielwerk.core.conformance import run_conformance
@@ -29,7 +40,7 @@ def test_the_lantern_road_is_won_by_kindling_the_beacon() -> None:
     state = new_game(1, scenario=ROAD)
     travel(state, "bridge")
     travel(state, "toll")
-    assert "Wren meets the Toll-Keeper" in state.log
+    assert "Wren meets the Toll-Keeper" in log_lines(state)
     choose(state, "Knock him down")
     roll(state, 2)  # strength 2 + staff 1 + 2 = 5
     assert state.view(None)["guardians"] == []

@@ -72,6 +72,11 @@ MISTAKES = {
         "test.toml:{line}: items[0] 'axe'.colour: unknown field",
         'colour = "red"',
     ),
+    "an empty translation": Mistake(
+        (("[scenario]\n", '[translations.de]\n"West" = ""\n\n[scenario]\n'),),
+        "test.toml:{line}: translations.de.West: must be a non-empty string",
+        '"West" = ""',
+    ),
     "a misspelt field": Mistake(
         (('id = "west"\nname = "West"\nx = 1', 'id = "west"\nname = "West"\nX = 1'),),
         "test.toml:{line}: locations[5] 'west'.X: unknown field (did you mean 'x'?)",

@@ -14,6 +14,7 @@ from spielwerk.games.tainted_grail.observation import GrailObservation
 from spielwerk.games.tainted_grail.params import PARAMS
 from spielwerk.games.tainted_grail.scenario import Scenario, load_scenario
 from spielwerk.games.tainted_grail.state import TaintedGrailState
+from spielwerk.games.tainted_grail.words import translation_table
 
 
 class TaintedGrailGame(Game):
@@ -32,6 +33,8 @@ class TaintedGrailGame(Game):
 
     scenario: Scenario
     layout: Layout
+    translations: dict[str, dict[str, str]]
+    """The scenario's texts in other languages (`words.translation_table`), in every view."""
     observation: GrailObservation
 
     def __init__(self, **options: object) -> None:
@@ -48,6 +51,7 @@ class TaintedGrailGame(Game):
         # here, where the options are already known; a bad file raises ScenarioError.
         self.scenario = load_scenario(str(self.options["scenario"]))
         self.layout = Layout.of(self.scenario)
+        self.translations = translation_table(self.scenario)
         return build_action_table(self.scenario, self.layout)
 
     def _new_state(self, num_players: int, seed: int) -> TaintedGrailState:

@@ -1,28 +1,31 @@
-"""Narration of Tainted Grail's day cycle: the chronicle's new lines (travels, dawn steps,
+"""Narration of Tainted Grail's day cycle: the game log's new entries (travels, dawn steps,
 events, guardian dice, tests), guardians that move, menhir dials and what happens to each
-character, and the team's result. Built from views only (everything is public here)."""
+character, and the team's result. Built from views only (everything is public here).
+
+The templates are the ``narrate.*`` texts of texts.toml; a log entry is one of them with its
+parameters. A view's texts of the scenario (names, story) are worded in every language when an
+event is made (`words.both`: ``{"en": ..., "de": ...}``), since the view carries the
+scenario's translations and `value_text` has only the value."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from spielwerk.core.i18n import LANGUAGES, Lang
 from spielwerk.core.narration import Event, event
+from spielwerk.games.tainted_grail import words
 
 View = Mapping[str, Any]
 
 STATS = ("health", "energy", "terror", "food", "xp")
 
-TEXTS: dict[str, str] = {
-    "chronicle": "{text}",
-    "guardian_moved": "{guardian} moves from {source} to {target}",
-    "menhir": "The menhir at {place} burns down to {dial}",
-    "character": "{character}: {changes}",
-    "fallen": "{character} has fallen",
-    "team": "{characters}",
-    "won": "The team wins after {days} days: {reason}",
-    "lost": "The team loses after {days} days: {reason}",
-}
+
+def value_text(lang: Lang, name: str, value: Any) -> str | None:
+    """A parameter worded in every language when the event was made: its text in `lang`."""
+    if isinstance(value, dict) and lang in value:
+        return str(value[lang])
+    return None
 
 
 def _place(view: View, place_id: str) -> str:
@@ -32,13 +35,30 @@ def _place(view: View, place_id: str) -> str:
     return place_id
 
 
+def _in_all(view: View, text: str) -> dict[str, str]:
+    table = view.get("translations") or {}
+    return {lang: words.scene(lang, text, table) for lang in LANGUAGES}
+
+
+def _changes(view: View, deltas: list[tuple[str, str]]) -> dict[str, str]:
+    """Stat changes ("health +1, terror -2") in every language."""
+    return {
+        lang: ", ".join(
+            words.TEXTS.say(lang, "stat_change", stat=words.TEXTS.say(lang, f"stat.{s}"), n=n)
+            for s, n in deltas
+        )
+        for lang in LANGUAGES
+    }
+
+
 def events(before: View, after: View) -> list[Event]:
     found: list[Event] = []
+    table = after.get("translations") or {}
     start, end = int(before.get("log_size", 0)), int(after["log_size"])
-    lines = list(after["log"])
-    first = end - len(lines)
-    for line in lines[max(0, start - first) :]:
-        found.append(event("chronicle", text=line))
+    entries = list(after["log"])
+    first = end - len(entries)
+    for entry in entries[max(0, start - first) :]:
+        found.append(event(entry["key"], **words.both(entry["key"], entry["params"], table)))
     old_guardians = {g["id"]: g["location"] for g in before["guardians"]}
     for guardian in after["guardians"]:
         old = old_guardians.get(guardian["id"])
@@ -46,9 +66,9 @@ def events(before: View, after: View) -> list[Event]:
             found.append(
                 event(
                     "guardian_moved",
-                    guardian=guardian["name"],
-                    source=_place(after, old),
-                    target=_place(after, guardian["location"]),
+                    guardian=_in_all(after, guardian["name"]),
+                    source=_in_all(after, _place(after, old)),
+                    target=_in_all(after, _place(after, guardian["location"])),
                     mark_place=guardian["location"],
                 )
             )
@@ -60,7 +80,7 @@ def events(before: View, after: View) -> list[Event]:
                 event(
                     "menhir",
                     quiet=True,
-                    place=_place(after, menhir["location"]),
+                    place=_in_all(after, _place(after, menhir["location"])),
                     dial=menhir["dial"],
                     mark_place=menhir["location"],
                 )
@@ -70,25 +90,24 @@ def events(before: View, after: View) -> list[Event]:
         old = old_characters.get(character["id"])
         if old is None:
             continue
-        changes = [
-            f"{stat} {character[stat] - old[stat]:+d}"
+        deltas = [
+            (stat, f"{character[stat] - old[stat]:+d}")
             for stat in STATS
             if character.get(stat) != old.get(stat)
         ]
-        if changes:
+        name = _in_all(after, character["name"])
+        if deltas:
             found.append(
                 event(
                     "character",
                     quiet=True,
-                    character=character["name"],
-                    changes=", ".join(changes),
+                    character=name,
+                    changes=_changes(after, deltas),
                     mark_character=character["id"],
                 )
             )
         if character.get("fallen") and not old.get("fallen"):
-            found.append(
-                event("fallen", character=character["name"], mark_character=character["id"])
-            )
+            found.append(event("fallen", character=name, mark_character=character["id"]))
     return found
 
 
@@ -97,17 +116,14 @@ def explain(view: View) -> dict[str, Any]:
     result = view.get("result") or {}
     rows = []
     for p, character in enumerate(view["characters"]):
-        parts = [
-            event(
-                "character",
-                character=character["name"],
-                changes=", ".join(f"{stat} {character[stat]}" for stat in STATS),
-            )
-        ]
+        name = _in_all(view, character["name"])
+        stats = [(stat, str(character[stat])) for stat in STATS]
+        parts = [event("character", character=name, changes=_changes(view, stats))]
         if character.get("fallen"):
-            parts.append(event("fallen", character=character["name"]))
+            parts.append(event("fallen", character=name))
         score = (result.get("scores") or [0] * (p + 1))[p]
         rows.append({"seat": p, "total": score, "parts": parts})
     key = "won" if result.get("outcome") == "win" else "lost"
-    verdict = event(key, days=result.get("days", view.get("day")), reason=result.get("reason", ""))
+    reason = _in_all(view, str(result.get("reason", "")))
+    verdict = event(key, days=result.get("days", view.get("day")), reason=reason)
     return {"rows": rows, "verdict": verdict, "tie_break": None}

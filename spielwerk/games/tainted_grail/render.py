@@ -8,110 +8,121 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.games.tainted_grail import words
 
 View = Mapping[str, Any]
 CELL = 14
 """Width of one grid cell in characters."""
+TEXTS = words.TEXTS
 
-RULES = """\
-A cooperative day cycle for 1-4 characters (one seat each); all seats win or lose together.
-The content (map, menhirs, events, guardians, characters, items, quest) comes from a scenario
-file: option scenario=demo (built in: The Ashen Spring) or scenario=PATH.toml.
-I. Dawn, eight steps: 1 remove menhirs without a dial; 2 discard locations that are neither a
-menhir's site nor next to one (diagonals count), with what lies on them; 3 lower each menhir
-dial (a dial at 1 is taken out, the menhir stays until the next dawn); 4 lower time dials
-(a dial at 1 is removed and fires), take 1 time marker off each location action and instant
-effect; 5 reveal an event (quest events with the red lock go to the quest pile); 6 roll the
-guardian die for each guardian; 7 plan; 8 ready exhausted items, equip one item per keyword.
-II. Day: one action at a time, lowest character first (or wait); others at the same place
-may join. A character acts again only after every other one began or joined an action since
-its own last one began (joining that very action counts; passed characters are ignored).
-Explore (1 energy each), travel to an orthogonal neighbour joined by an arrow (1 energy each;
-arrival: reveal, guardians - met together by a group -, instant effects), location actions
-(printed cost, split among those taking part), use an item (free), pass.
-III. End of day: eat 1 food (+1 health, -1 terror, full energy; without food energy stays,
-at 0 energy lose 1 health), dreams, deck improvements with experience.
-[design] (shared/rules/tainted_grail.md and docs/games/tainted_grail.md): resources and
-passing, the wyrdness, time-marker and dial details, guardian die faces, tests as d6 +
-attribute, falling at 0 health or the terror limit, the reading of the rule for acting again,
-waiting, the even split of shared costs, effects for everyone involved unless `shared`, group
-encounters on arrival, free item use, automatic equipping of new items, the demo scenario.\
-"""
-"""A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
 
-_NUMBER = re.compile(r"\b(\d+) (energy|food|health|xp)\b|([+-]\d+ terror)")
+def rules(lang: Lang = DEFAULT_LANG) -> str:
+    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
+    return TEXTS.say(lang, "rules.summary")
+
+
+RULES = rules("en")
+"""The summary in English (`rules(lang)` for another language)."""
+
+
+@cache
+def _number_pattern(lang: Lang) -> re.Pattern[str]:
+    """Costs in an action's text: "2 energy", "+1 terror" (in `lang`)."""
+    names = "|".join(re.escape(words.resource(lang, r)) for r in words.RESOURCE_TERMS)
+    terror = re.escape(words.resource(lang, "terror"))
+    return re.compile(rf"\b(\d+) ({names})\b|([+-]\d+ {terror})")
 
 
 def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
     """An action description with its costs highlighted."""
     escaped = _escape(text)
-    return _NUMBER.sub(lambda m: f"[yellow]{m.group(0)}[/yellow]", escaped)
+    return _number_pattern(lang).sub(lambda m: f"[yellow]{m.group(0)}[/yellow]", escaped)
 
 
 def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
-    """Everything this view shows, as console markup."""
+    """Everything this view shows, as console markup in `lang`."""
+    say = TEXTS.say
     viewer = view.get("viewer")
-    who = "spectator" if viewer is None else f"seat {viewer}"
+
+    def scene(text: str) -> str:
+        return _escape(_scene(view, lang, text))
+
+    who = say(lang, "spectator") if viewer is None else say(lang, "seat", n=viewer)
     lines = [
-        f"[bold]{_escape(str(view['scenario']))}[/bold] - day {view['day']}, "
-        f"{_phase(view)} - {who}'s view"
+        say(
+            lang,
+            "render.head",
+            title=f"[bold]{scene(str(view['scenario']))}[/bold]",
+            day=view["day"],
+            phase=_phase(view, lang),
+            who=who,
+        )
     ]
-    lines += grid_lines(view)
-    lines.append(
-        "Legend: [green]green[/green] cells are in menhir range, [dim]dim[/dim] ones are not "
-        "(! a location out of range: it goes at dawn); M<n> menhir with dial n (M- dial out), "
-        "G guardian, digits: characters by seat (~ in the wyrdness), = and || paths joined by "
-        "arrows"
-    )
-    lines.append("Characters:")
+    lines += grid_lines(view, lang)
+    lines.append(say(lang, "render.legend"))
+    lines.append(say(lang, "render.characters"))
     for seat, ch in enumerate(view["characters"]):
-        lines.append("  " + character_line(view, seat, ch, viewer))
+        lines.append("  " + character_line(view, seat, ch, viewer, lang))
     lines.append(
-        f"Events: deck {view['event_deck']}, today "
-        f"{_names(view['today'])}, quest pile {_names(view['quest_pile'])}"
+        say(
+            lang,
+            "render.events",
+            deck=view["event_deck"],
+            today=_names(view["today"], view, lang),
+            quests=_names(view["quest_pile"], view, lang),
+        )
     )
     if view["time_dials"]:
-        dials = ", ".join(f"{_escape(k)} {v}" for k, v in view["time_dials"].items())
-        lines.append(f"Time dials: {dials}")
-    counters = ", ".join(f"{_escape(k)} {v}" for k, v in view["counters"].items())
+        dials = ", ".join(f"{scene(k)} {v}" for k, v in view["time_dials"].items())
+        lines.append(say(lang, "render.time_dials", dials=dials))
+    counters = ", ".join(f"{scene(k)} {v}" for k, v in view["counters"].items())
     if counters:
-        lines.append(f"Quest markers: {counters}")
+        lines.append(say(lang, "render.quest_markers", counters=counters))
     actions = [
-        f"{_escape(place['name'])}: {_escape(action['label'])} ({_escape(action['cost'])}"
-        + (f", {action['markers']} time marker(s)" if action["markers"] else "")
+        f"{scene(place['name'])}: {scene(action['label'])} "
+        f"({_escape(words.cost(lang, action['amounts']))}"
+        + (say(lang, "render.time_markers", n=action["markers"]) if action["markers"] else "")
         + ")"
         for place in view["locations"]
         for action in place["actions"]
     ]
     if actions:
-        lines.append("Location actions: " + "; ".join(actions))
+        lines.append(say(lang, "render.location_actions", actions="; ".join(actions)))
     guardians = ", ".join(
-        f"{_escape(g['name'])} at {_place_name(view, g['location'])}" for g in view["guardians"]
+        say(
+            lang,
+            "render.guardian_at",
+            guardian=scene(g["name"]),
+            place=_place_name(view, g["location"], lang),
+        )
+        for g in view["guardians"]
     )
     if guardians:
-        lines.append(f"Guardians: {guardians}")
+        lines.append(say(lang, "render.guardians", guardians=guardians))
     decision = view.get("decision")
     if decision and decision.get("kind") == "choose":
-        title = f"{decision['title']}: " if decision.get("title") else ""
-        lines.append(f"[bold]{_escape(title + decision['text'])}[/bold]")
+        title = f"{scene(decision['title'])}: " if decision.get("title") else ""
+        lines.append(f"[bold]{title}{scene(decision['text'])}[/bold]")
     result = view.get("result")
     if result:
-        verdict = (
-            "[bold green]won[/bold green]"
-            if result["outcome"] == "win"
-            else "[bold red]lost[/bold red]"
-        )
+        key = "render.won" if result["outcome"] == "win" else "render.lost"
         lines.append(
-            f"Game over: the party has {verdict} on day {result['days']}: "
-            f"{_escape(result['reason'])} (team score {result['scores'][0]})"
+            say(
+                lang,
+                key,
+                day=result["days"],
+                reason=scene(result["reason"]),
+                score=result["scores"][0],
+            )
         )
     return "\n".join(lines)
 
 
-def grid_lines(view: View) -> list[str]:
+def grid_lines(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """The map: each cell shows its location (name, menhir, guardian, characters)."""
     width, height = view["grid"]
     by_cell = {(p["x"], p["y"]): p for p in view["locations"]}
@@ -143,13 +154,14 @@ def grid_lines(view: View) -> list[str]:
         top, bottom = [], []
         for x in range(width):
             place = by_cell.get((x, y))
-            name = place["name"][: CELL - 1] if place else ""
+            name = _scene(view, lang, place["name"])[: CELL - 1] if place else ""
             marks = []
             if (x, y) in menhirs:
                 dial = menhirs[x, y]
-                marks.append(f"M{dial}" if dial else "M-")
+                mark = TEXTS.term(lang, "menhir_abbr")
+                marks.append(f"{mark}{dial}" if dial else f"{mark}-")
             if place and place["id"] in guardian_at:
-                marks.append("G")
+                marks.append(TEXTS.term(lang, "guardian_abbr"))
             if place and (x, y) not in in_range:
                 marks.append("!")
             here = people.get((x, y))
@@ -166,37 +178,63 @@ def grid_lines(view: View) -> list[str]:
     return lines
 
 
-def character_line(view: View, seat: int, ch: Mapping[str, Any], viewer: int | None) -> str:
-    you = " (you)" if seat == viewer else ""
-    where = _place_name(view, ch["location"]) if ch["location"] else "the wyrdness"
-    status = " [red]fallen[/red]" if ch["fallen"] else (" passed" if ch["passed"] else "")
-    attributes = ", ".join(f"{k} {v}" for k, v in ch["attributes"].items())
+def character_line(
+    view: View, seat: int, ch: Mapping[str, Any], viewer: int | None, lang: Lang = DEFAULT_LANG
+) -> str:
+    say = TEXTS.say
+    you = say(lang, "render.you") if seat == viewer else ""
+    where = (
+        _place_name(view, ch["location"], lang) if ch["location"] else TEXTS.term(lang, "wyrdness")
+    )
+    status = (
+        f" [red]{TEXTS.term(lang, 'fallen')}[/red]"
+        if ch["fallen"]
+        else (f" {TEXTS.term(lang, 'passed')}" if ch["passed"] else "")
+    )
+    attributes = ", ".join(
+        f"{_escape(_scene(view, lang, k))} {v}" for k, v in ch["attributes"].items()
+    )
     items = ", ".join(
-        _escape(i["name"])
-        + ("" if i["equipped"] else " (turned over)")
-        + (" (exhausted)" if i["exhausted"] else "")
+        _escape(_scene(view, lang, i["name"]))
+        + ("" if i["equipped"] else f" ({TEXTS.term(lang, 'turned_over')})")
+        + (f" ({TEXTS.term(lang, 'exhausted')})" if i["exhausted"] else "")
         for i in ch["items"]
     )
-    return (
-        f"{seat} [bold]{_escape(ch['name'])}[/bold]{you} at {where}: "
-        f"energy {ch['energy']}/{ch['max_energy']}, health {ch['health']}/{ch['max_health']}, "
-        f"terror {ch['terror']}/{ch['terror_limit']}, food {ch['food']}, xp {ch['xp']}; "
-        f"{attributes}; items: {items or '-'}{status}"
+    return say(
+        lang,
+        "render.character",
+        seat=seat,
+        name=f"[bold]{_escape(_scene(view, lang, ch['name']))}[/bold]",
+        you=you,
+        where=where,
+        energy=f"{ch['energy']}/{ch['max_energy']}",
+        health=f"{ch['health']}/{ch['max_health']}",
+        terror=f"{ch['terror']}/{ch['terror_limit']}",
+        food=ch["food"],
+        xp=ch["xp"],
+        attributes=attributes,
+        items=items or "-",
+        status=status,
     )
 
 
 def render_setup(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     """What the table looks like when day 1 begins."""
-    return [f"{_escape(str(view['scenario']))}: day 1 begins (the set-up replaces the first dawn)"]
+    title = _escape(_scene(view, lang, str(view["scenario"])))
+    return [TEXTS.say(lang, "narrate.setup", title=title)]
 
 
 def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list[str]:
-    """The game log lines written between two views (dawn steps, arrivals, tests, ...)."""
+    """The game log's entries written between two views (dawn steps, arrivals, tests, ...)."""
     start = int(before.get("log_size", 0))
     end = int(after["log_size"])
-    lines: Sequence[str] = after["log"]
-    first = end - len(lines)
-    return [_escape(line) for line in lines[max(0, start - first) :]]
+    entries: Sequence[Mapping[str, Any]] = after["log"]
+    first = end - len(entries)
+    table = after.get("translations") or {}
+    return [
+        _escape(words.line(lang, entry["key"], entry["params"], table))
+        for entry in entries[max(0, start - first) :]
+    ]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -209,21 +247,29 @@ def _range_cells(view: View) -> set[tuple[int, int]]:
     return cells
 
 
-def _phase(view: View) -> str:
+def _phase(view: View, lang: Lang) -> str:
     phase = str(view["phase"])
     if phase == "dawn" and view.get("dawn_step"):
-        return f"dawn step {view['dawn_step']}"
-    return {"day": "the day", "dusk": "end of the day", "over": "game over"}.get(phase, phase)
+        return TEXTS.say(lang, "render.dawn_step", step=view["dawn_step"])
+    key = {"day": "phase_day", "dusk": "phase_dusk", "dawn": "phase_dawn"}.get(phase)
+    if key is not None:
+        return TEXTS.term(lang, key)
+    return TEXTS.say(lang, "render.game_over") if phase == "over" else phase
 
 
-def _names(names: Sequence[str]) -> str:
-    return ", ".join(_escape(n) for n in names) if names else "-"
+def _scene(view: View, lang: Lang, text: str) -> str:
+    """A text of the scenario in `lang` (the view carries its translations)."""
+    return words.scene(lang, text, view.get("translations") or {})
 
 
-def _place_name(view: View, place_id: str) -> str:
+def _names(names: Sequence[str], view: View, lang: Lang) -> str:
+    return ", ".join(_escape(_scene(view, lang, n)) for n in names) if names else "-"
+
+
+def _place_name(view: View, place_id: str, lang: Lang) -> str:
     for place in view["locations"]:
         if place["id"] == place_id:
-            return _escape(place["name"])
+            return _escape(_scene(view, lang, place["name"]))
     return _escape(place_id)
 
 

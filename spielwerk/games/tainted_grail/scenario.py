@@ -273,6 +273,9 @@ class Scenario:
     losses: tuple[Outcome, ...]
     flags: tuple[str, ...] = ()  # every flag any condition or effect names, sorted
     cell_location: dict[tuple[int, int], int] = field(default_factory=dict)
+    translations: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Its texts in other languages: `translations["de"]["Hollow Camp"]` (the file's own
+    language is English); see `shown_texts` and `words.py`."""
     source_map: SourceMap | None = field(default=None, compare=False, repr=False)
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False, repr=False)
 
@@ -331,6 +334,41 @@ def _read_source(name_or_path: str) -> tuple[Path, str]:
         return path, path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError(str(path), [f"cannot read the file: {error}"]) from None
+
+
+TRANSLATED = ("de",)
+"""The languages a scenario may be translated into (its file is written in English)."""
+
+
+def effect_texts(effect: Effect | None) -> list[str]:
+    return [effect.text] if effect is not None and effect.text else []
+
+
+def shown_texts(sc: Scenario) -> list[str]:
+    """Every text of the scenario a player may see, in its file's language (English): its
+    title and introduction, the names of characters, locations, items (and their keywords),
+    guardians, time dials, improvements, attributes and counters, location actions, story
+    sections with their options and effects, events, dreams, and the outcomes."""
+    found: list[str] = [sc.title, sc.intro, *sc.attributes, *sc.counters]
+    for group in (sc.characters, sc.locations, sc.items, sc.guardians, sc.dials, sc.improvements):
+        found += [thing.name for thing in group]
+    for item in sc.items:
+        found += [*item.keywords, *effect_texts(item.use)]
+    for action in sc.actions:
+        found += [action.label, *effect_texts(action.effect)]
+    for section in sc.sections:
+        found += [section.title, section.text, *effect_texts(section.effect)]
+        for choice in section.choices:
+            found.append(choice.label)
+            for effect in (choice.effect, choice.success, choice.failure):
+                found += effect_texts(effect)
+    found += [event.title for event in sc.events]
+    for dream in sc.dreams:
+        found += [dream.text, *effect_texts(dream.effect)]
+    for dial in sc.dials:
+        found += effect_texts(dial.expire)
+    found += [outcome.text for outcome in (*sc.wins, *sc.losses)]
+    return list(dict.fromkeys(text for text in found if text))
 
 
 def parse_scenario(text: str, source: str = "<text>") -> Scenario:
@@ -698,6 +736,7 @@ class _Reader:
                 "time_dials",
                 "win",
                 "loss",
+                "translations",
             ),
             "",
         )
@@ -845,6 +884,7 @@ class _Reader:
         scenario_id = self.text(head, "id", "scenario")
         title = self.text(head, "title", "scenario")
         intro = self.text(head, "intro", "scenario", "")
+        translations = self.translations()
         if self.errors:
             return None
         return Scenario(
@@ -873,7 +913,24 @@ class _Reader:
             losses=tuple(losses),
             flags=tuple(sorted(self.flag_names)),
             cell_location=cells,
+            translations=translations,
         )
+
+    def translations(self) -> dict[str, dict[str, str]]:
+        """`[translations.de]`: the scenario's English texts (names, story text, labels) and
+        their German, `"Hollow Camp" = "Senkenlager"`; a text without one is shown as it is
+        written (a name of the game's glossary is translated by the glossary)."""
+        found = self.sub(self.data, "translations", "")
+        self.unknown_keys(found, TRANSLATED, "translations")
+        result: dict[str, dict[str, str]] = {}
+        for lang in TRANSLATED:
+            table = self.sub(found, lang, "translations")
+            for english, text in table.items():
+                if not isinstance(text, str) or not text.strip():
+                    self.error(f"translations.{lang}.{english}", "must be a non-empty string")
+                else:
+                    result.setdefault(lang, {})[english] = text
+        return result
 
     def check_goto_cycles(self) -> None:
         """A chain of `goto`s must end: an exploration always comes to "the exploration ends"."""

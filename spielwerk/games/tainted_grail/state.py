@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Self
 from spielwerk.core.actions import Action
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.state import CHANCE, TERMINAL, State
+from spielwerk.games.tainted_grail import words
 from spielwerk.games.tainted_grail.actions import (
     DECLINE,
     EAT,
@@ -34,7 +35,7 @@ from spielwerk.games.tainted_grail.actions import (
     SKIP_IMPROVEMENT,
     WAIT,
 )
-from spielwerk.games.tainted_grail.params import FACE_WORDS, GUARDIAN_FACES, PARAMS, STAY, STEP
+from spielwerk.games.tainted_grail.params import GUARDIAN_FACES, PARAMS, STAY, STEP
 from spielwerk.games.tainted_grail.scenario import (
     Condition,
     Cost,
@@ -50,17 +51,20 @@ Task = tuple[Any, ...]
 # Kinds of group action (for joining and performing).
 TRAVEL_KIND, EXPLORE_KIND, LOCATION_KIND = range(3)
 KIND_NAMES = ("travel", "exploration", "location action")
+KIND_KEYS = ("travel", "exploration", "location_action")
+"""A group action's kind as a text key (``kind.<key>``)."""
+SIMPLE_KEYS = {
+    PASS: "pass",
+    WAIT: "wait",
+    EAT: "eat",
+    FAST: "fast",
+    EQUIP_DONE: "equip_done",
+    SKIP_IMPROVEMENT: "skip_improvement",
+}
+"""The text keys of the actions without parameters (join and explore have their own)."""
+LogEntry = tuple[str, tuple[tuple[str, Any], ...]]
+"""A log entry: a text key (``narrate.<key>``) and its parameters (see `words.py`)."""
 PLAYING, WON, LOST = 0, 1, -1
-DAWN_STEPS = (
-    "remove extinguished menhirs",
-    "discard locations out of menhir range",
-    "lower the menhir dials",
-    "lower the time dials and remove time markers",
-    "reveal an event",
-    "move the guardians",
-    "plan",
-    "equip",
-)
 DUSK_STEPS = ("rest", "recover", "dreams", "improve decks", "discard the day's events")
 LOG_IN_VIEW = 40
 """How many of the latest log lines a view carries."""
@@ -176,7 +180,7 @@ class TaintedGrailState(State):
         self.today: list[int] = []  # revealed today, discarded at the end of the day
         self.discard: list[int] = []
         self.dreams_read = [False] * len(sc.dreams)
-        self.log: list[str] = [f"{sc.title}: day 1 begins (the set-up replaces the first dawn)"]
+        self.log: list[LogEntry] = [("setup", (("title", sc.title),))]
         for c, character in enumerate(chars):
             for item in character.items:
                 self._gain_item(c, item)
@@ -415,24 +419,31 @@ class TaintedGrailState(State):
     def _perform(self, kind: int, target: int, members: tuple[int, ...]) -> None:
         sc = self.game.scenario
         names = self._names(members)
+        n = len(members)
         if kind == TRAVEL_KIND:
             # Travel: 1 energy, in a group 1 per member [seed]; arrival follows [seed].
             for c in members:
                 self.energy[c] -= PARAMS.travel_cost
             place = sc.locations[target]
-            self._say(f"{names} travel{'s' if len(members) == 1 else ''} to {place.name}")
+            self._say("travel", names=names, n=n, place=place.name)
             self._schedule(("arrive", target, members))
         elif kind == EXPLORE_KIND:
             for c in members:
                 self.energy[c] -= PARAMS.explore_cost
             place = sc.locations[self.location_of(members[0])]
-            self._say(f"{names} explore{'s' if len(members) == 1 else ''} {place.name}")
+            self._say("explore", names=names, n=n, place=place.name)
             self._schedule(("section", place.explore, members, members[0], -1))
         else:
             action = sc.actions[target]
             paid = self._pay_shared(members, action.cost)
             self.action_markers[target] = action.markers
-            self._say(f"{names}: {action.label} ({describe_cost(action.cost)}{paid})")
+            cost = tuple(action.cost.amounts)
+            if paid:
+                self._say(
+                    "location_action_paid", names=names, label=action.label, cost=cost, paid=paid
+                )
+            else:
+                self._say("location_action", names=names, label=action.label, cost=cost)
             if action.section >= 0:
                 self._schedule(("section", action.section, members, members[0], -1))
             self._apply_effect(action.effect, members, members[0], -1)
@@ -443,24 +454,24 @@ class TaintedGrailState(State):
         sc = self.game.scenario
         return sc.actions[target].id if kind == LOCATION_KIND else sc.locations[target].id
 
-    def _pay_shared(self, members: tuple[int, ...], cost: Cost) -> str:
+    def _pay_shared(self, members: tuple[int, ...], cost: Cost) -> tuple[Any, ...]:
         """A location action costs the same whatever the number of participants [seed]; the
         group pays it in the documented order [rules file]: the starter (members[0]) as much
         as it can, then the others in seat order. Returns who paid what (for the log) when
         more than the starter paid."""
         order = (members[0], *sorted(members[1:]))
-        shares: list[str] = []
+        shares: list[tuple[str, int, str]] = []
         for resource, amount in cost.amounts:
             left = amount
             for c in order:
                 part = min(left, self._payable(c, resource))
                 if part:
                     self._change(c, resource, part if resource == "terror" else -part)
-                    shares.append(f"{self._name(c)} {part} {resource}")
+                    shares.append((self._name(c), part, resource))
                 left -= part
         self._check_falls(members)
         self._check_outcome()
-        return "; paid by " + ", ".join(shares) if len(members) > 1 and shares else ""
+        return tuple(shares) if len(members) > 1 and shares else ()
 
     # ------------------------------------------------------------------ arrival
     def _arrive(self, place: int, members: tuple[int, ...]) -> None:
@@ -492,7 +503,7 @@ class TaintedGrailState(State):
         for p in shown:
             self.on_grid[p] = True
         if shown:
-            self._say("revealed: " + ", ".join(sc.locations[p].name for p in shown))
+            self._say("revealed", places=tuple(sc.locations[p].name for p in shown))
 
     def _encounter(self, g: int, members: tuple[int, ...]) -> None:
         """A guardian encounter of the characters who still stand where the guardian is (the
@@ -502,7 +513,7 @@ class TaintedGrailState(State):
         if place < 0 or not here:
             return
         guardian = self.game.scenario.guardians[g]
-        self._say(f"{self._names(here)} meet{'s' if len(here) == 1 else ''} {guardian.name}")
+        self._say("meet", names=self._names(here), n=len(here), guardian=guardian.name)
         self._schedule(("section", guardian.encounter, here, here[0], g))
 
     def _instant(self, place: int, members: tuple[int, ...]) -> None:
@@ -529,8 +540,10 @@ class TaintedGrailState(State):
         involved = tuple(c for c in involved if not self.fallen[c])
         if not involved:
             return
-        title = f"{section.title}: " if section.title else ""
-        self._say(f"{title}{section.text}")
+        if section.title:
+            self._say("section", title=section.title, text=section.text)
+        else:
+            self._say("text", text=section.text)
         self._apply_effect(section.effect, involved, decider, guardian)
         involved = tuple(c for c in involved if not self.fallen[c])
         if not section.choices or not involved:
@@ -552,7 +565,7 @@ class TaintedGrailState(State):
         _, decider, s, involved, guardian = self.pending
         self.pending = ()
         choice = self.game.scenario.sections[s].choices[option]
-        self._say(f"{self._name(decider)} chooses: {choice.label}")
+        self._say("chooses", name=self._name(decider), label=choice.label)
         self._pay_shared((decider,), choice.cost)
         follow: list[Task] = []
         if choice.test is not None:
@@ -576,8 +589,11 @@ class TaintedGrailState(State):
         total = value + self._test_total(involved, test.attribute)
         success = total >= test.target
         self._say(
-            f"test of {test.attribute}: die {value}, total {total} against {test.target}: "
-            + ("success" if success else "failure")
+            "test_success" if success else "test_failure",
+            attribute=test.attribute,
+            value=value,
+            total=total,
+            target=test.target,
         )
         self._apply_effect(
             choice.success if success else choice.failure, involved, decider, guardian
@@ -591,7 +607,7 @@ class TaintedGrailState(State):
         is `shared`); the rest once for the party."""
         sc = self.game.scenario
         if effect.text:
-            self._say(effect.text)
+            self._say("text", text=effect.text)
         alive = tuple(c for c in involved if not self.fallen[c])
         receiver = decider if not self.fallen[decider] else (alive[0] if alive else -1)
         # Resource changes go to each character involved, or once, to the deciding character,
@@ -608,24 +624,25 @@ class TaintedGrailState(State):
             self.flags = (self.flags | set(effect.flags)) - set(effect.clear_flags)
         for counter, amount in effect.counters:
             self.counters[counter] = max(0, self.counters[counter] + amount)
-            self._say(f"{sc.counters[counter]}: {self.counters[counter]}")
+            self._say("counter", counter=sc.counters[counter], value=self.counters[counter])
         self._reveal(effect.reveal)
         if effect.activate_menhir >= 0 and self.menhir_dial[effect.activate_menhir] < 0:
             menhir = sc.menhirs[effect.activate_menhir]
             self.menhir_dial[effect.activate_menhir] = menhir.dial[self.num_players - 1]
             self.on_grid[menhir.location] = True
             self._say(
-                f"the menhir at {sc.locations[menhir.location].name} is lit "
-                f"(dial {menhir.dial[self.num_players - 1]})"
+                "menhir_lit",
+                place=sc.locations[menhir.location].name,
+                dial=menhir.dial[self.num_players - 1],
             )
         for dial in effect.start_dials:
             self.dial_values[dial] = sc.dials[dial].value
-            self._say(f"time dial {sc.dials[dial].name}: {sc.dials[dial].value}")
+            self._say("time_dial", dial=sc.dials[dial].name, value=sc.dials[dial].value)
         for dial in effect.stop_dials:
             self.dial_values[dial] = -1
         if effect.defeat_guardian and guardian >= 0 and self.guardian_at[guardian] >= 0:
             self.guardian_at[guardian] = -1
-            self._say(f"{sc.guardians[guardian].name} is defeated")
+            self._say("defeated", guardian=sc.guardians[guardian].name)
         if effect.move_to >= 0 and alive:
             movers = tuple(c for c in alive if not self.fallen[c])
             self._reveal((effect.move_to,))
@@ -652,7 +669,7 @@ class TaintedGrailState(State):
             if not self.fallen[c] and (self.health[c] <= 0 or self.terror[c] >= limits[c].terror):
                 self.fallen[c] = True
                 self.passed[c] = True
-                self._say(f"{self._name(c)} falls")
+                self._say("falls", name=self._name(c))
 
     def _gain_item(self, c: int, item: int) -> None:
         """A new item is equipped at once if no equipped item of the character shares a
@@ -660,8 +677,8 @@ class TaintedGrailState(State):
         sc = self.game.scenario
         self.item_owner[item] = c
         self.equipped[item] = not self._keyword_clash(c, item)
-        state = "equipped" if self.equipped[item] else "kept turned over"
-        self._say(f"{self._name(c)} gains {sc.items[item].name} ({state})")
+        key = "gains_equipped" if self.equipped[item] else "gains_turned_over"
+        self._say(key, name=self._name(c), item=sc.items[item].name)
 
     def _keyword_clash(self, c: int, item: int) -> bool:
         items = self.game.scenario.items
@@ -680,7 +697,7 @@ class TaintedGrailState(State):
         use = sc.items[item].use
         assert use is not None
         self.exhausted[item] = True
-        self._say(f"{self._name(c)} uses {sc.items[item].name}")
+        self._say("uses", name=self._name(c), item=sc.items[item].name)
         self._apply_effect(use, (c,), c, -1)
 
     # ------------------------------------------------------------------ conditions
@@ -741,20 +758,20 @@ class TaintedGrailState(State):
         self.pending = ()
         self.tasks = []
         self.to_move = TERMINAL
-        verdict = "won" if self.outcome == WON else "lost"
-        self._say(f"the party has {verdict} on day {self.day}: {self.outcome_text}")
+        key = "party_won" if self.outcome == WON else "party_lost"
+        self._say(key, day=self.day, reason=self.outcome_text)
 
     # ================================================================== I. dawn
     def _start_dawn(self) -> None:
         self.day += 1
         self.phase = "dawn"
-        self._say(f"day {self.day}: dawn")
+        self._say("dawn", day=self.day)
         self._check_outcome()
         self._schedule(*[("dawn", s) for s in range(1, 9)], ("start_day",))
 
     def _dawn_step(self, step: int) -> None:
         self.step = step
-        self._say(f"dawn step {step}: {DAWN_STEPS[step - 1]}")
+        self._say("dawn_step", step=step, step_name=step)
         if step == 1:
             self._remove_extinguished()
         elif step == 2:
@@ -778,7 +795,7 @@ class TaintedGrailState(State):
         for m, dial in enumerate(self.menhir_dial):
             if dial == 0:
                 self.menhir_dial[m] = -1
-                self._say(f"the menhir at {sc.locations[sc.menhirs[m].location].name} is gone")
+                self._say("menhir_gone", place=sc.locations[sc.menhirs[m].location].name)
         if all(d < 0 for d in self.menhir_dial):
             for loss in sc.losses:
                 if loss.kind == "no_menhir":
@@ -806,9 +823,7 @@ class TaintedGrailState(State):
         for c in range(self.num_players):
             if not self.fallen[c] and self.location_of(c) < 0:
                 self._change(c, "terror", PARAMS.wyrdness_terror)
-                self._say(
-                    f"{self._name(c)} wakes in the wyrdness: +{PARAMS.wyrdness_terror} terror"
-                )
+                self._say("wyrdness", name=self._name(c), n=PARAMS.wyrdness_terror)
         self._check_falls(range(self.num_players))
         self._check_outcome()
         cells = self.in_menhir_range()
@@ -822,10 +837,12 @@ class TaintedGrailState(State):
                 for g, at in enumerate(self.guardian_at):
                     if at == p:
                         self.guardian_at[g] = -1
-                        self._say(f"{sc.guardians[g].name} is discarded with {place.name}")
+                        self._say(
+                            "guardian_discarded", guardian=sc.guardians[g].name, place=place.name
+                        )
                 gone.append(place.name)
         if gone:
-            self._say("discarded: " + ", ".join(gone))
+            self._say("discarded", places=tuple(gone))
 
     def _lower_menhir_dials(self) -> None:
         """Step 3: every active menhir's dial goes down by 1; a dial at 1 is taken out, the
@@ -835,10 +852,10 @@ class TaintedGrailState(State):
             name = sc.locations[sc.menhirs[m].location].name
             if dial == 1:
                 self.menhir_dial[m] = 0
-                self._say(f"the dial of the menhir at {name} is taken out")
+                self._say("menhir_dial_out", place=name)
             elif dial > 1:
                 self.menhir_dial[m] = dial - 1
-                self._say(f"the menhir at {name}: dial {dial - 1}")
+                self._say("menhir_dial", place=name, dial=dial - 1)
 
     def _lower_time_dials(self) -> None:
         """Step 4: every time dial goes down by 1 and is removed when it cannot; counting dials
@@ -852,7 +869,7 @@ class TaintedGrailState(State):
                 expired.append(("expire", d))
             elif value > 1:
                 self.dial_values[d] = value - 1
-                self._say(f"time dial {sc.dials[d].name}: {value - 1}")
+                self._say("time_dial", dial=sc.dials[d].name, value=value - 1)
         for a, markers in enumerate(self.action_markers):
             if markers:
                 self.action_markers[a] = markers - 1
@@ -863,7 +880,7 @@ class TaintedGrailState(State):
 
     def _expire(self, d: int) -> None:
         dial = self.game.scenario.dials[d]
-        self._say(f"time dial {dial.name} runs out")
+        self._say("time_dial_out", dial=dial.name)
         everyone = tuple(c for c in range(self.num_players) if not self.fallen[c])
         if everyone:
             self._apply_effect(dial.expire, everyone, everyone[0], -1)
@@ -873,7 +890,7 @@ class TaintedGrailState(State):
         if self.deck:
             self.pending = ("event",)
         else:
-            self._say("the event deck is empty")
+            self._say("event_deck_empty")
 
     def _draw_event(self, e: int) -> None:
         """A quest event (quest text and red lock) goes to the quest pile; the others are
@@ -885,8 +902,7 @@ class TaintedGrailState(State):
             self.quest_pile.append(e)
         else:
             self.today.append(e)
-        lock = " (quest: to the quest pile)" if event.quest else ""
-        self._say(f"event: {event.title}{lock}")
+        self._say("event_quest" if event.quest else "event", title=event.title)
         self._check_outcome()
         everyone = tuple(c for c in range(self.num_players) if not self.fallen[c])
         if everyone:
@@ -912,17 +928,14 @@ class TaintedGrailState(State):
             if target < 0 or not self.on_grid[target] or target not in place.arrows:
                 target = -1
         if target < 0:
-            die = f"The guardian die for {guardian.name}"
             if face == STAY:
-                self._say(f"{die} says stay: it stays at {place.name}")
+                self._say("guardian_stays", guardian=guardian.name, place=place.name)
             else:
-                word = FACE_WORDS[face]
-                self._say(f"{die} shows {word}, but no path leads {word}: it stays at {place.name}")
+                self._say("guardian_blocked", guardian=guardian.name, face=face, place=place.name)
             return
         self.guardian_at[g] = target
         self._say(
-            f"The guardian die for {guardian.name} shows {FACE_WORDS[face]}: it moves to "
-            f"{sc.locations[target].name}"
+            "guardian_moves", guardian=guardian.name, face=face, place=sc.locations[target].name
         )
         met = [c for c in range(self.num_players) if self.location_of(c) == target]
         self._schedule(*[("encounter", g, (c,)) for c in met])
@@ -961,12 +974,12 @@ class TaintedGrailState(State):
             self.last_acted[c] = self.last_part[c] = -1
             self.deferred[c] = False
         self.actions_today = 0
-        self._say(f"day {self.day}: the characters act")
+        self._say("day_acts", day=self.day)
 
     # ================================================================== III. end of day
     def _dusk_step(self, step: int) -> None:
         sc = self.game.scenario
-        self._say(f"end of day {self.day}: {DUSK_STEPS[step]}")
+        self._say("dusk_step", day=self.day, dusk_name=step)
         alive = [c for c in range(self.num_players) if not self.fallen[c]]
         if step == 0:
             # Rest: a character who eats 1 food gains 1 health and loses 1 terror. [design]
@@ -980,7 +993,7 @@ class TaintedGrailState(State):
             for d, dream in enumerate(sc.dreams):
                 if not self.dreams_read[d] and everyone and self.holds(dream.requires, everyone):
                     self.dreams_read[d] = True
-                    self._say(f"dream: {dream.text}")
+                    self._say("dream", text=dream.text)
                     self._apply_effect(dream.effect, everyone, everyone[0], -1)
         elif step == 3:
             self._schedule(*[("improve", c) for c in alive if self._improvements(c)])
@@ -1000,9 +1013,9 @@ class TaintedGrailState(State):
             self._change(c, "health", PARAMS.rest_health)
             self._change(c, "terror", -PARAMS.rest_terror)
             self.ate[c] = True
-            self._say(f"{self._name(c)} eats and rests")
+            self._say("eats", name=self._name(c))
         else:
-            self._say(f"{self._name(c)} goes to sleep hungry")
+            self._say("hungry", name=self._name(c))
 
     def _recover(self, alive: Sequence[int]) -> None:
         """Who ate goes back to maximum energy; who did not and has 1 or more energy keeps it
@@ -1015,8 +1028,10 @@ class TaintedGrailState(State):
                 self._change(c, "health", -PARAMS.starving_health)
                 self._change(c, "energy", PARAMS.hungry_energy)
                 self._say(
-                    f"{self._name(c)} fasts at 0 energy: -{PARAMS.starving_health} health, "
-                    f"+{PARAMS.hungry_energy} energy"
+                    "starving",
+                    name=self._name(c),
+                    health=PARAMS.starving_health,
+                    energy=PARAMS.hungry_energy,
                 )
             else:
                 self.energy[c] = max(self.energy[c], PARAMS.hungry_energy)
@@ -1040,7 +1055,7 @@ class TaintedGrailState(State):
         self.max_energy[c] += imp.energy
         self.max_health[c] += imp.health
         self.health[c] += imp.health
-        self._say(f"{self._name(c)} improves the deck: {imp.name}")
+        self._say("improves", name=self._name(c), improvement=imp.name)
 
     # ================================================================== legal actions
     def legal_ids(self, player: int | None = None) -> list[int]:
@@ -1110,12 +1125,14 @@ class TaintedGrailState(State):
             item = action_id - lay.unequip
             self.equipped[item] = False
             self.toggled[item] = True
-            self._say(f"{self._name(actor)} turns over {self.game.scenario.items[item].name}")
+            self._say(
+                "turns_over", name=self._name(actor), item=self.game.scenario.items[item].name
+            )
         elif action_id >= lay.equip:
             item = action_id - lay.equip
             self.equipped[item] = True
             self.toggled[item] = True
-            self._say(f"{self._name(actor)} equips {self.game.scenario.items[item].name}")
+            self._say("equips", name=self._name(actor), item=self.game.scenario.items[item].name)
         elif action_id >= lay.use:
             self._use(actor, action_id - lay.use)
         elif action_id >= lay.choose:
@@ -1129,7 +1146,7 @@ class TaintedGrailState(State):
         elif action_id == PASS:
             self.passed[actor] = True
             self.pending = ()
-            self._say(f"{self._name(actor)} passes")
+            self._say("passes", name=self._name(actor))
         elif action_id == WAIT:
             self.deferred[actor] = True
             self.pending = ()
@@ -1239,6 +1256,7 @@ class TaintedGrailState(State):
                             "id": sc.actions[a].id,
                             "label": sc.actions[a].label,
                             "cost": describe_cost(sc.actions[a].cost),
+                            "amounts": [list(x) for x in sc.actions[a].cost.amounts],
                             "markers": self.action_markers[a],
                         }
                         for a in sc.actions_at[p]
@@ -1325,86 +1343,141 @@ class TaintedGrailState(State):
             "counters": dict(zip(sc.counters, self.counters, strict=True)),
             "flags": sorted(self.flags),
             "log_size": len(self.log),
-            "log": self.log[-LOG_IN_VIEW:],
+            "log": [
+                {"key": key, "params": {name: _plain(v) for name, v in params}}
+                for key, params in self.log[-LOG_IN_VIEW:]
+            ],
+            "translations": self.game.translations,
             "result": self.result() if self.to_move == TERMINAL else None,
         }
 
     def describe(self, action: Action, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
-        """Everything is public: the text is the same for every viewer."""
+        """Everything is public: the text is the same for every viewer (in `lang`)."""
+        return self._text("describe", action.id, lang)
+
+    def label(self, action: Action, seat: int, lang: Lang = DEFAULT_LANG) -> str:
+        """The button of a character's own decision, speaking to the player ("Pass")."""
+        if action.id >= self.game.layout.event:
+            return self.describe(action, seat, lang)
+        return self._text("button", action.id, lang)
+
+    def _text(self, kind: str, aid: int, lang: Lang) -> str:
+        """An action's text of `kind` (describe: a log line; button: the player's button)."""
         game = self.game
         sc, lay = game.scenario, game.layout
-        aid = action.id
+        table = game.translations
+        say = words.TEXTS.say
+
+        def scene(text: str) -> str:
+            return words.scene(lang, text, table)
+
         pending = self.pending
         if aid >= lay.guardian_die:
-            name = sc.guardians[pending[1]].name if pending else "a guardian"
+            name = (
+                scene(sc.guardians[pending[1]].name)
+                if pending
+                else say(lang, "describe.a_guardian")
+            )
             face = GUARDIAN_FACES[aid - lay.guardian_die]
-            shows = "stay" if face == STAY else FACE_WORDS[face]
-            return f"the guardian die for {name} shows {shows}"
+            shows = words.value(lang, "face", face, table)
+            return say(lang, "describe.guardian_die", guardian=name, face=shows)
         if aid >= lay.roll:
             value = aid - lay.roll + 1
             if pending and pending[0] == "roll":
                 test = sc.sections[pending[1]].choices[pending[2]].test
                 if test is not None:
                     total = value + self._test_total(pending[3], test.attribute)
-                    verdict = "success" if total >= test.target else "failure"
-                    return (
-                        f"the die shows {value}: {test.attribute} total {total} "
-                        f"against {test.target}, {verdict}"
+                    key = "success" if total >= test.target else "failure"
+                    return say(
+                        lang,
+                        f"describe.roll_{key}",
+                        value=value,
+                        attribute=scene(test.attribute),
+                        total=total,
+                        target=test.target,
                     )
-            return f"the die shows {value}"
+            return say(lang, "describe.roll", value=value)
         if aid >= lay.event:
             event = sc.events[aid - lay.event]
-            return f"event revealed: {event.title}" + (" (quest)" if event.quest else "")
+            key = "describe.event_quest" if event.quest else "describe.event"
+            return say(lang, key, title=scene(event.title))
         who = (
-            self._name(int(pending[1]))
+            scene(self._name(int(pending[1])))
             if pending and pending[0] not in ("event", "roll", "gdie")
             else "?"
         )
+        params: dict[str, object] = {"name": who}
         if aid >= lay.improve:
             imp = sc.improvements[aid - lay.improve]
-            return f"{who} buys {imp.name} ({imp.xp} xp){_bonus_text(imp.bonus)}"
-        if aid >= lay.unequip:
-            return f"{who} turns over {sc.items[aid - lay.unequip].name}"
-        if aid >= lay.equip:
-            return f"{who} equips {sc.items[aid - lay.equip].name}"
-        if aid >= lay.use:
-            item = sc.items[aid - lay.use]
-            return f"{who} uses {item.name}"
-        if aid >= lay.choose:
+            bonus = "".join(
+                say(lang, "bonus", attribute=scene(name), n=f"{amount:+d}")
+                for name, amount in imp.bonus
+            )
+            key = "improve"
+            params.update(improvement=scene(imp.name), xp=imp.xp, bonus=bonus)
+        elif aid >= lay.unequip:
+            key, params["item"] = "unequip", scene(sc.items[aid - lay.unequip].name)
+        elif aid >= lay.equip:
+            key, params["item"] = "equip", scene(sc.items[aid - lay.equip].name)
+        elif aid >= lay.use:
+            key, params["item"] = "use", scene(sc.items[aid - lay.use].name)
+        elif aid >= lay.choose:
             option = aid - lay.choose
             if pending and pending[0] == "choose":
                 choice = sc.sections[pending[2]].choices[option]
                 extra = []
                 if not choice.cost.empty:
-                    extra.append(describe_cost(choice.cost))
+                    extra.append(words.cost(lang, choice.cost.amounts))
                 if choice.test is not None:
-                    extra.append(f"test {choice.test.attribute} {choice.test.target}+")
+                    extra.append(
+                        say(
+                            lang,
+                            "describe.test",
+                            attribute=scene(choice.test.attribute),
+                            target=choice.test.target,
+                        )
+                    )
                 tail = f" ({'; '.join(extra)})" if extra else ""
-                return f"{who} chooses: {choice.label}{tail}"
-            return f"{who} chooses option {option + 1}"
-        if aid >= lay.location_action:
+                key = "choose"
+                params.update(label=scene(choice.label), details=tail)
+            else:
+                key, params["option"] = "choose_option", option + 1
+        elif aid >= lay.location_action:
             act = sc.actions[aid - lay.location_action]
-            return f"{who}: {act.label} ({describe_cost(act.cost)})"
-        if aid >= lay.travel:
+            key = "location_action"
+            params.update(label=scene(act.label), cost=words.cost(lang, act.cost.amounts))
+        elif aid >= lay.travel:
             place = sc.locations[aid - lay.travel]
-            return f"{who} travels to {place.name} ({PARAMS.travel_cost} energy)"
-        if aid == EXPLORE:
+            key = "travel"
+            params.update(place=scene(place.name), cost=words.cost(lang, self._travel_cost()))
+        elif aid == EXPLORE:
             here = self.location_of(int(pending[1])) if pending else -1
-            name = sc.locations[here].name if here >= 0 else "the location"
-            return f"{who} explores {name} ({PARAMS.explore_cost} energy)"
-        if aid in (JOIN, DECLINE):
-            what = KIND_NAMES[pending[2]] if pending and pending[0] == "join" else "action"
-            first = self._name(pending[4][0]) if pending and pending[0] == "join" else "?"
-            verb = "joins" if aid == JOIN else "does not join"
-            return f"{who} {verb} {first}'s {what}"
-        return {
-            PASS: f"{who} passes (ends the day)",
-            WAIT: f"{who} waits for the others",
-            EAT: f"{who} eats {PARAMS.food_eaten} food and rests",
-            FAST: f"{who} goes to sleep without eating",
-            EQUIP_DONE: f"{who} is done equipping",
-            SKIP_IMPROVEMENT: f"{who} buys no improvement",
-        }[aid]
+            key = "explore"
+            params.update(
+                place=scene(sc.locations[here].name)
+                if here >= 0
+                else say(lang, "describe.the_location"),
+                cost=words.cost(lang, self._explore_cost()),
+            )
+        elif aid in (JOIN, DECLINE):
+            joining = pending and pending[0] == "join"
+            key = "join" if aid == JOIN else "decline"
+            params.update(
+                first=scene(self._name(pending[4][0])) if joining else "?",
+                what=say(lang, f"kind.{KIND_KEYS[pending[2]] if joining else 'action'}"),
+            )
+        else:
+            key = SIMPLE_KEYS[aid]
+            params["food"] = PARAMS.food_eaten
+        return say(lang, f"{kind}.{key}", **params)
+
+    @staticmethod
+    def _travel_cost() -> tuple[tuple[str, int], ...]:
+        return (("energy", PARAMS.travel_cost),)
+
+    @staticmethod
+    def _explore_cost() -> tuple[tuple[str, int], ...]:
+        return (("energy", PARAMS.explore_cost),)
 
     def component_zones(self) -> Mapping[str, Sequence[int]]:
         """Event cards, items/secrets and location cards, each in one zone."""
@@ -1428,12 +1501,16 @@ class TaintedGrailState(State):
     def _name(self, c: int) -> str:
         return self.game.scenario.characters[c].name
 
-    def _names(self, members: Sequence[int]) -> str:
-        return " and ".join(self._name(c) for c in members)
+    def _names(self, members: Sequence[int]) -> tuple[str, ...]:
+        return tuple(self._name(c) for c in members)
 
-    def _say(self, line: str) -> None:
-        self.log.append(line)
+    def _say(self, key: str, **params: Any) -> None:
+        """A log entry: a text key (``narrate.<key>``) and its parameters (`words.line`)."""
+        self.log.append((key, tuple(params.items())))
 
 
-def _bonus_text(bonus: tuple[tuple[str, int], ...]) -> str:
-    return "".join(f", {name} {amount:+d}" for name, amount in bonus)
+def _plain(value: Any) -> Any:
+    """A log parameter as JSON has it: tuples as lists."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
