@@ -4,7 +4,9 @@
 // with health, energy, terror, food, attributes and items, and the day's events. Click a
 // location to travel there, your own location to explore it, an action of the place or an item
 // to use it, an option to choose it. Everything is public: all seats see the same table.
-import { h, s, legalControls, seatMarker, seatChip, plural } from "/static/dom.js";
+// Every word comes in the page's language: the game's texts (texts.toml, the glossary's terms
+// as "@key") and the scenario's own texts through the translations every view carries.
+import { h, s, legalControls, seatMarker, seatChip } from "/static/dom.js";
 
 const CELL_W = 96, CELL_H = 72, PAD = 10;
 
@@ -13,12 +15,29 @@ function keyOf(action) {
   return [type, ...Object.keys(rest).sort().map((k) => rest[k])].join(":");
 }
 
-function withoutName(text, names) {
-  for (const name of names) {
-    if (text.startsWith(`${name} `)) return text.slice(name.length + 1);
-    if (text.startsWith(`${name}: `)) return text.slice(name.length + 2);
-  }
-  return text;
+let texts = {};  // the game's texts in the page's language, set by render()
+let scene = {};  // the scenario's texts in the page's language (English: none)
+
+/** The text `key` (a board text, else any of the game's) with its parameters; a pair
+ * [one, other] is chosen by the count `n`. */
+function say(key, params = {}) {
+  let template = texts[`board.${key}`] ?? texts[key] ?? key;
+  if (Array.isArray(template)) template = template[params.n === 1 ? 0 : 1];
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+function term(key) { return texts[`@${key}`] ?? key; }
+
+/** A text of the scenario (a name, a label, a story line) in the page's language. */
+function tr(text) { return scene[text] ?? text; }
+
+const RESOURCES = { energy: "energy", health: "health", terror: "terror", food: "food", xp: "experience" };
+
+/** A cost ([[resource, amount], ...]) in words: "2 energy, 1 food", terror as "+1 terror". */
+function costText(amounts) {
+  const parts = (amounts || []).map(([name, n]) =>
+    say(name === "terror" ? "cost.gain" : "cost.pay", { n, resource: term(RESOURCES[name] || name) }));
+  return parts.join(", ") || say("cost.free");
 }
 
 let origin = [0, 0];  // the top-left cell drawn: the map is cropped to the cells in use
@@ -81,22 +100,22 @@ function mapSvg(view, ctx, control) {
     const x = cx - CELL_W / 2 + 6, y = cy - CELL_H / 2 + 6, w = CELL_W - 12, hgt = CELL_H - 12;
     const menhir = view.menhirs.find((m) => m.location === place.id);
     const guardians = view.guardians.filter((g) => g.location === place.id);
-    const { lines, size } = fitName(place.name, w - 6);
+    const { lines, size } = fitName(tr(place.name), w - 6);
     const bottom = y + hgt - 5;
-    const actions = place.actions.map((a) => a.label).join("; ");
+    const actions = place.actions.map((a) => tr(a.label)).join("; ");
     const node = s("g", { class: "location", "data-location": place.id },
-      s("title", { text: [place.name, actions ? `place action: ${actions}` : null, place.explore ? "can be explored" : null].filter(Boolean).join(". ") }),
+      s("title", { text: [tr(place.name), actions ? say("place_action", { actions }) : null, place.explore ? say("can_explore") : null].filter(Boolean).join(". ") }),
       s("rect", { class: "tile", x, y, width: w, height: hgt, rx: 8, fill: place.in_range ? "#f6efd9" : "#c9c2b0", stroke: "#6b5a2e", "stroke-width": 1.5 }),
       lines.map((line, i) => s("text", { class: "label", x: cx, y: y + 11 + i * (size + 1.5), "text-anchor": "middle", "font-size": size, "font-weight": 700, fill: "#2b2340", text: line })),
-      menhir ? s("g", { class: "icon" }, s("title", { text: `a menhir, its light ${menhir.dial}` }),
+      menhir ? s("g", { class: "icon" }, s("title", { text: say("menhir_light", { dial: menhir.dial }) }),
         s("path", { d: `M${x + 5} ${bottom + 1} l4.5 -12 l4.5 12 z`, fill: "#5d6d7e", stroke: "#222" }),
         s("text", { x: x + 16, y: bottom, "font-size": 8.5, "font-weight": 700, fill: "#1d4f91", text: String(menhir.dial) })) : null,
-      place.instant_markers ? s("g", { class: "icon" }, s("title", { text: plural(place.instant_markers, "marker") }),
+      place.instant_markers ? s("g", { class: "icon" }, s("title", { text: say("markers", { n: place.instant_markers }) }),
         s("circle", { cx: x + 33, cy: bottom - 3, r: 3.5, fill: "#b7860b", stroke: "#222", "stroke-width": 0.8 }),
         s("text", { x: x + 38.5, y: bottom, "font-size": 8, fill: "#333", text: String(place.instant_markers) })) : null,
-      actions ? s("text", { class: "icon", x: x + w - 22, y: bottom, "text-anchor": "middle", "font-size": 9, fill: "#7a3e9d", text: "★" }, s("title", { text: `place action: ${actions}` })) : null,
-      place.explore ? s("text", { class: "icon", x: x + w - 8, y: bottom, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#7a3e9d", text: "?" }, s("title", { text: "can be explored" })) : null,
-      guardians.map((g, i) => s("g", { class: "icon" }, s("title", { text: `guardian: ${g.name}` }),
+      actions ? s("text", { class: "icon", x: x + w - 22, y: bottom, "text-anchor": "middle", "font-size": 9, fill: "#7a3e9d", text: "★" }, s("title", { text: say("place_action", { actions }) })) : null,
+      place.explore ? s("text", { class: "icon", x: x + w - 8, y: bottom, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#7a3e9d", text: "?" }, s("title", { text: say("can_explore") })) : null,
+      guardians.map((g, i) => s("g", { class: "icon" }, s("title", { text: say("guardian", { name: tr(g.name) }) }),
         s("rect", { x: x + w - 14 - i * 13, y: y + 29, width: 8, height: 8, fill: "#8b0000", stroke: "#111", transform: `rotate(45 ${x + w - 10 - i * 13} ${y + 33})` }))));
     control(node, `travel:${place.id}`);
     if (acting && acting.location === place.id) control(node, "explore");
@@ -114,11 +133,11 @@ function mapSvg(view, ctx, control) {
     seats.forEach((p, i) => {
       const c = view.characters[p];
       tokens.push(s("g", { "data-character": c.id },
-        s("title", { text: `${c.name} (${seatName(p)})` }),
+        s("title", { text: `${tr(c.name)} (${seatName(p)})` }),
         seatMarker(p, cx - CELL_W / 2 + 16 + i * 14, cy + 3, 6, { fill: c.fallen ? "#777" : null })));
     });
   }
-  return s("svg", { class: "grail-map", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": `map of ${view.scenario}` },
+  return s("svg", { class: "grail-map", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": say("map_of", { scenario: tr(view.scenario) }) },
     s("defs", {}, s("marker", { id: "grail-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
       s("path", { d: "M0 0 L10 5 L0 10 z", fill: "#d9c48f" }))),
     s("rect", { x: 0, y: 0, width, height, rx: 12, fill: "#1f3324" }),
@@ -137,63 +156,76 @@ function characterCards(view, ctx, control) {
   return h("div", { class: "seats" }, view.characters.map((c, p) => {
     const items = c.items.map((item) => {
       const chip = h("button", { type: "button", class: "chip-button", "data-item": item.id,
-        text: `${item.name}${item.equipped ? "" : " (not equipped)"}${item.exhausted ? " (used)" : ""}` });
+        text: `${tr(item.name)}${item.equipped ? "" : say("not_equipped")}${item.exhausted ? say("used") : ""}` });
       control(chip, `use:${item.id}`);
       control(chip, `equip:${item.id}`);
       control(chip, `unequip:${item.id}`);
       return chip;
     });
     return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
-      h("h3", {}, seatChip(p, seatName), h("span", { text: c.name }),
-        toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
-        c.fallen ? h("span", { class: "badge", text: "fallen" }) : c.passed ? h("span", { class: "badge", text: "passed" }) : null),
-      meter("health", c.health, c.max_health, "#c0392b"),
-      meter("energy", c.energy, c.max_energy, "#e0a100"),
-      meter("terror", c.terror, c.terror_limit, "#6c3483"),
-      h("div", { class: "small", text: `food ${c.food} · experience ${c.xp} · ${Object.entries(c.attributes).map(([k, v]) => `${k} ${v}`).join(" · ")}` }),
+      h("h3", {}, seatChip(p, seatName), h("span", { text: tr(c.name) }),
+        toMove.includes(p) ? h("span", { class: "badge turn", text: say("to_move") }) : null,
+        c.fallen ? h("span", { class: "badge", text: say("fallen") }) : c.passed ? h("span", { class: "badge", text: say("passed") }) : null),
+      meter(term("health"), c.health, c.max_health, "#c0392b"),
+      meter(term("energy"), c.energy, c.max_energy, "#e0a100"),
+      meter(term("terror"), c.terror, c.terror_limit, "#6c3483"),
+      h("div", { class: "small", text: [say("stats", { food: c.food, xp: c.xp }), ...Object.entries(c.attributes).map(([k, v]) => `${tr(k)} ${v}`)].join(" · ") }),
       h("div", { class: "row" }, items),
-      c.improvements.length ? h("div", { class: "small muted", text: `improvements: ${c.improvements.join(", ")}` }) : null);
+      c.improvements.length ? h("div", { class: "small muted", text: say("improvements", { names: c.improvements.map(tr).join(", ") }) }) : null);
   }));
 }
 
 function decisionPanel(view, ctx, control, isHandled) {
   const { legal, seatName } = ctx;
   const decision = view.decision;
-  const names = view.characters.map((c) => c.name);
   const parts = [];
   if (decision && decision.kind === "choose") {
-    parts.push(h("h3", { text: decision.title }), h("p", { text: decision.text }),
-      h("div", { class: "small muted", text: `involved: ${decision.involved.map((c) => view.characters[c].name).join(", ")}` }));
+    parts.push(h("h3", { text: tr(decision.title) }), h("p", { text: tr(decision.text) }),
+      h("div", { class: "small muted", text: say("involved", { names: decision.involved.map((c) => tr(view.characters[c].name)).join(", ") }) }));
   } else if (decision && decision.kind === "join") {
-    parts.push(h("p", { text: `${view.characters[decision.members[0]].name} ${decision.action === "travel" ? "travels" : "begins"} ${decision.target ? `(${decision.target})` : ""}: join?` }));
+    const kind = { travel: "travel", exploration: "exploration" }[decision.action] || "location_action";
+    parts.push(h("p", { text: say(`join_${kind}`, { name: tr(view.characters[decision.members[0]].name), target: targetName(view, kind, decision.target) }) }));
   } else if (decision && decision.character !== undefined) {
     const who = view.characters[decision.character];
-    const task = { act: "act or pass", rest: "rest for the night", improve: "buy an improvement", equip: "equip items" }[decision.kind] || decision.kind;
-    parts.push(h("p", { class: "small", text: `${seatName(decision.character)}, ${who.name}: ${task}` }));
+    const task = ["act", "rest", "improve", "equip"].includes(decision.kind) ? say(`task_${decision.kind}`) : decision.kind;
+    parts.push(h("p", { class: "small", text: say("task_line", { seat: seatName(decision.character), name: tr(who.name), task }) }));
   }
   const acting = decision && decision.character !== undefined ? view.characters[decision.character] : null;
   if (acting) {
     const place = view.locations.find((l) => l.id === acting.location);
     if (place && place.actions.length) {
-      parts.push(h("div", { class: "small", text: `At ${place.name}:` }),
+      parts.push(h("div", { class: "small", text: say("at_place", { place: tr(place.name) }) }),
         h("div", { class: "row" }, place.actions.map((a) => control(
-          h("button", { type: "button", "data-location-action": a.id, text: `${a.label} (${a.cost})${a.markers ? `, ${plural(a.markers, "marker")}` : ""}` }),
+          h("button", { type: "button", "data-location-action": a.id, text: `${tr(a.label)} (${costText(a.amounts)})${a.markers ? say("markers_suffix", { n: a.markers }) : ""}` }),
           `location_action:${a.id}`))));
     }
   }
   const rest = legal.filter((entry) => !isHandled(keyOf(entry.action)) && !["travel", "explore", "use", "equip", "unequip", "location_action"].includes(entry.action.type));
   if (rest.length) {
     parts.push(h("div", { class: "options" }, rest.map((entry) =>
-      control(h("button", { type: "button", text: withoutName(entry.text, names) }), keyOf(entry.action)))));
+      control(h("button", { type: "button", text: entry.text }), keyOf(entry.action)))));
   }
   return parts.length ? h("div", { class: "panel decision" }, parts) : null;
+}
+
+/** What a group action is about, in words: the destination or place explored (its name), or
+ * the location action (its label); the decision names it by id. */
+function targetName(view, kind, id) {
+  if (kind === "location_action") {
+    for (const place of view.locations) {
+      const found = place.actions.find((a) => a.id === id);
+      if (found) return tr(found.label);
+    }
+    return "";
+  }
+  const place = view.locations.find((l) => l.id === id);
+  return place ? tr(place.name) : "";
 }
 
 // What the map's signs mean (every sign and abbreviation on the board is explained here).
 function legend() {
   return h("p", { class: "small legend" },
-    h("strong", { text: "Map: " }),
-    "▲ and a number: a menhir and how much longer it burns · ◆ a guardian · ★ a place action · ? a place to explore · ● and a number: markers on the place · numbered shapes: the characters, by seat (as on their cards) · a dimmed place is out of the menhirs' light.");
+    h("strong", { text: say("legend_head") }), say("legend"));
 }
 
 /** The story's state in words. What happened is told once, in the game log beside the board
@@ -201,26 +233,28 @@ function legend() {
 function eventsPanel(view) {
   const dials = Object.entries(view.time_dials || {});
   const counters = Object.entries(view.counters || {});
-  const words = (key) => key.replace(/_/g, " ");
   return h("div", { class: "panel" },
     h("dl", { class: "kv" },
-      h("dt", { text: "Today's event" }), h("dd", { text: view.today.join(", ") || "none yet" }),
-      h("dt", { text: "Quests" }), h("dd", { text: view.quest_pile.join(", ") || "none" }),
-      h("dt", { text: "Event deck" }), h("dd", { text: `${plural(view.event_deck, "card")} left, ${view.events_discarded} discarded` }),
-      dials.length ? [h("dt", { text: "Time dials" }), h("dd", { text: dials.map(([k, v]) => `${words(k)}: ${v}`).join(", ") })] : null,
-      counters.length ? [h("dt", { text: "Counters" }), h("dd", { text: counters.map(([k, v]) => `${words(k)}: ${v}`).join(", ") })] : null));
+      h("dt", { text: say("todays_event") }), h("dd", { text: view.today.map(tr).join(", ") || say("none_yet") }),
+      h("dt", { text: say("quests") }), h("dd", { text: view.quest_pile.map(tr).join(", ") || say("none") }),
+      h("dt", { text: say("event_deck") }), h("dd", { text: say("deck_count", { n: view.event_deck, discarded: view.events_discarded }) }),
+      dials.length ? [h("dt", { text: say("time_dials") }), h("dd", { text: dials.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null,
+      counters.length ? [h("dt", { text: say("counters") }), h("dd", { text: counters.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null));
 }
 
 export function render(ctx) {
   const { view, legal, act } = ctx;
+  texts = (ctx.info && ctx.info.texts) || {};
+  const lang = (ctx.info && ctx.info.lang) || "en";
+  scene = (view.translations || {})[lang] || {};
   const { control, handled, index } = legalControls(legal, keyOf, act);
   const isHandled = (key) => handled.has(index.get(key)?.id);
-  const phase = { dawn: "Dawn", day: "Day", dusk: "Dusk", night: "Night" }[view.phase] || view.phase;
+  const phase = ["dawn", "day", "dusk", "over"].includes(view.phase) ? say(`phase_${view.phase}`) : view.phase;
   const head = h("div", { class: "felt" },
     h("div", { class: "row" },
-      h("strong", { text: view.scenario }),
-      h("span", { text: `Day ${view.day} · ${phase}${view.phase === "dawn" && view.dawn_step ? `, step ${view.dawn_step}` : ""}` }),
-      view.result ? h("span", { text: `${view.result.outcome === "win" ? "Won" : "Lost"}: ${view.result.reason}` }) : null));
+      h("strong", { text: tr(view.scenario) }),
+      h("span", { text: `${say("day_head", { day: view.day, phase })}${view.phase === "dawn" && view.dawn_step ? say("step", { step: view.dawn_step }) : ""}` }),
+      view.result ? h("span", { text: say(view.result.outcome === "win" ? "won" : "lost", { reason: tr(view.result.reason) }) }) : null));
   const map = mapSvg(view, ctx, control);
   const cards = characterCards(view, ctx, control);
   const decision = decisionPanel(view, ctx, control, isHandled);
