@@ -184,7 +184,7 @@ def test_play_again_opens_a_rematch_with_the_same_seats(server: Server, page: An
         if page.evaluate("() => document.body.dataset.over === 'true'"):
             break
         version = page.evaluate(VERSION)
-        passes = page.locator("#actions button[data-action-id]", has_text="passes")
+        passes = page.locator("#actions button[data-action-id]", has_text="Pass")
         (passes if passes.count() else page.locator("[data-action-id]")).first.click()
         page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}")
     else:
