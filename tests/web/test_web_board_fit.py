@@ -1,7 +1,8 @@
 """Tainted Grail's and Tintenblut's boards in Chromium at desktop (1366 px) and phone (390 px)
-width: every label fits its box, nothing is drawn over a place's name, the map's labels are
-large enough to read on a phone, every abbreviation has a legend, and the page shows sentences,
-not the game's internal ids."""
+width, in German and in English: every label fits its box, nothing is drawn over a place's
+name, the map's labels are large enough to read on a phone, every abbreviation has a legend in
+the page's language, and the page shows sentences, not the game's internal ids, and in a German
+page no English of the board, the log or the buttons."""
 
 from __future__ import annotations
 
@@ -51,6 +52,52 @@ def snake_case_words(text: str) -> list[str]:
     return re.findall(r"\b[a-z]+_[a-z_]+\b", text)
 
 
+# Words of the English boards and logs that a German page must not show.
+ENGLISH = {
+    "tainted_grail": (
+        "Today's event",
+        "Event deck",
+        "energy",
+        "health",
+        "terror",
+        "food",
+        "travels",
+        "explores",
+        "Hollow Camp",
+        "Withered Orchard",
+        "to move",
+        "place action",
+        "dawn step",
+        "Pass (end",
+        "Forage in the hollow",
+    ),
+    "inkspell": (
+        "Places:",
+        "Tiles:",
+        "Courage",
+        "Honour",
+        "Dustfinger",
+        "provisions",
+        "villain",
+        "advantage card",
+        "Round ",
+        "Travel to",
+        "Your location cards",
+        "Border Inn",
+    ),
+}
+
+
+def check_language(page: Page, game: str, lang: str) -> None:
+    """A German page: no English of the board, the log or the buttons; the page is German."""
+    assert page.page.evaluate("() => document.documentElement.lang") == lang
+    if lang != "de":
+        return
+    text = page.page.inner_text("#board") + page.page.inner_text("#log")
+    text += page.page.inner_text("#actions")
+    assert [word for word in ENGLISH[game] if word in text] == []
+
+
 def check_grail(page: Page) -> None:
     assert page.labels_fit() == []
     assert page.page.evaluate(GRAIL_TILES) == []
@@ -64,7 +111,7 @@ def check_grail(page: Page) -> None:
         assert sign in legend
 
 
-def check_inkspell(page: Page, width: str) -> None:
+def check_inkspell(page: Page, width: str, lang: str) -> None:
     assert page.labels_fit() == []
     labels = page.page.evaluate(INK_LABELS)
     assert labels, "the map's places are labelled"
@@ -73,22 +120,38 @@ def check_inkspell(page: Page, width: str) -> None:
     legend = page.page.inner_text("#board .legend")
     for label in labels:
         assert label["text"] in legend  # every place's letters spelled out
-    for tile in ("M Mut", "S Stärke", "K Klugheit", "E Ehre", "P Proviant", "St Staubfinger"):
-        assert tile in legend
+    signs = {
+        "de": ("M Mut", "S Stärke", "K Klugheit", "E Ehre", "P Proviant", "St Staubfinger"),
+        "en": ("C Courage", "S Strength", "W Wisdom", "H Honour", "P provisions", "Du Dustfinger"),
+    }
+    for sign in signs[lang]:
+        assert sign in legend
 
 
 @pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.parametrize("game", ["tainted_grail", "inkspell"])
 def test_the_map_boards_fit_and_explain_themselves(
-    shared_server: Server, context: Any, game: str, width: str
+    shared_server: Server, browser: Any, game: str, lang: str, width: str
 ) -> None:
     """Played to the end by clicking, checked at the start, every few moves and at the end. Tainted
-    Grail with a bot beside the person, so that a bot's seat is named in the decision panel."""
+    Grail with a bot beside the person, so that a bot's seat is named in the decision panel. The
+    browser asks for the page's language (Accept-Language), as a German reader's would."""
     seats = ["human", "random"]
     options = {"max_rounds": 6} if game == "inkspell" else {}
     created = shared_server.create(game, seats, **options)
+    context = browser.new_context(locale="de-DE" if lang == "de" else "en-GB")
+    try:
+        play_and_check(shared_server, context, created, game, lang, width)
+    finally:
+        context.close()
+
+
+def play_and_check(
+    server: Server, context: Any, created: dict[str, Any], game: str, lang: str, width: str
+) -> None:
     page = Page(context, WIDTHS[width])
-    page.goto(shared_server.base + created["seats"][0]["url"])
+    page.goto(server.base + created["seats"][0]["url"])
     rng = random.Random(23)
     moves = 0
     while moves < 3000:  # a game that never ends fails below instead of hanging
@@ -97,7 +160,8 @@ def test_the_map_boards_fit_and_explain_themselves(
             if game == "tainted_grail":
                 check_grail(page)
             else:
-                check_inkspell(page, width)
+                check_inkspell(page, width, lang)
+            check_language(page, game, lang)
         if page.over:
             break
         page.click_random_control(rng)

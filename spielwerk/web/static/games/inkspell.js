@@ -16,17 +16,11 @@ const GROUP_COLOURS = { castle: "#c0392b", blue: "#1d6fd1", green: "#2a9d4b" };
 /** A tile kind's data key -> its glossary term (spielwerk/games/inkspell/words.py). */
 const TILE_TERMS = { M: "courage", S: "strength", K: "wisdom", E: "honour" };
 
-let texts = {};  // the game's texts in the page's language, set by render()
 
-/** The text `key` (a board text, else any of the game's) with its parameters; a pair
- * [one, other] is chosen by the count `n`. */
-function say(key, params = {}) {
-  let template = texts[`board.${key}`] ?? texts[key] ?? key;
-  if (Array.isArray(template)) template = template[params.n === 1 ? 0 : 1];
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
-}
+let say = (key) => key;  // the game's words in the page's language (ctx.say), set by render()
 
-function term(key) { return texts[`@${key}`] ?? key; }
+/** A glossary term in the page's language. */
+function term(key) { return say(`@${key}`); }
 
 function tileName(kind) {
   if (kind === "P") return term("provision");
@@ -72,7 +66,7 @@ function mapSvg(view, ctx, control) {
   if (secret) {
     const [a, b] = secret;
     roads.push(s("line", { x1: PLACES[a][0], y1: PLACES[a][1], x2: PLACES[b][0], y2: PLACES[b][1], stroke: "#6b6459", "stroke-width": 1.5, "stroke-dasharray": "4 4" },
-      s("title", { text: say("secret_path_title") })));
+      s("title", { text: say("board.secret_path_title") })));
   }
   const nodes = Object.entries(PLACES).map(([key, [x, y]]) => {
     const place = places[key] || { key, group: "" };
@@ -90,7 +84,7 @@ function mapSvg(view, ctx, control) {
         s("text", { x: x + 22, y: y + 7.5, "text-anchor": "middle", "font-size": 8, "font-weight": 700, fill: "#fff", text: term("staubfinger_abbr") })));
     }
     if (view.white_women !== null && view.white_women !== undefined && view.positions[view.white_women] === key) {
-      marks.push(s("g", {}, s("title", { text: say("white_women_title", { seat: seatName(view.white_women) }) }),
+      marks.push(s("g", {}, s("title", { text: say("board.white_women_title", { seat: seatName(view.white_women) }) }),
         s("circle", { cx: x - 18, cy: y + 2, r: 5, fill: "#fff", stroke: "#555" })));
     }
     const node = s("g", { class: "location", "data-location": key },
@@ -107,7 +101,7 @@ function mapSvg(view, ctx, control) {
     const viaInkworld = control(badge, `play:tintenwelt:${key}`);
     return [node, viaInkworld.classList.contains("legal") ? viaInkworld : null];
   });
-  return s("svg", { class: "ink-map", viewBox: "0 0 410 290", role: "group", "aria-label": say("map_label") },
+  return s("svg", { class: "ink-map", viewBox: "0 0 410 290", role: "group", "aria-label": say("board.map_label") },
     s("rect", { x: 0, y: 0, width: 410, height: 290, rx: 12, fill: "#efe4c8" }),
     roads, nodes);
 }
@@ -139,16 +133,16 @@ function trackSvg(view, ctx) {
       const rr = r - 16 - i * 9;
       const score = view.scores[p];
       stones.push(s("g", { "data-seat": p },
-        s("title", { text: `${seatName(p)}: ${score}${score >= length ? say("lap", { n: Math.floor(score / length) + 1 }) : ""}` }),
+        s("title", { text: `${seatName(p)}: ${score}${score >= length ? say("board.lap", { n: Math.floor(score / length) + 1 }) : ""}` }),
         seatMarker(p, c + rr * Math.cos(angle), c + rr * Math.sin(angle), 5)));
     });
   }
-  const status = view.final_round ? say("status_final") : view.end_triggered ? say("status_triggered") : say("status_round", { round: view.round });
-  return s("svg", { class: "ink-track", viewBox: "0 0 220 220", role: "img", "aria-label": say("track_label") },
+  const status = view.final_round ? say("board.status_final") : view.end_triggered ? say("board.status_triggered") : say("board.status_round", { round: view.round });
+  return s("svg", { class: "ink-track", viewBox: "0 0 220 220", role: "img", "aria-label": say("board.track_label") },
     cells, stones,
     s("text", { x: c, y: c - 6, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#333", text: status }),
-    s("text", { x: c, y: c + 8, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: say("track_white_women", { space: track.white_women }) }),
-    s("text", { x: c, y: c + 18, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: say("track_end", { space: track.end_trigger }) }));
+    s("text", { x: c, y: c + 8, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: say("board.track_white_women", { space: track.white_women }) }),
+    s("text", { x: c, y: c + 18, "text-anchor": "middle", "font-size": 7.5, fill: "#555", text: say("board.track_end", { space: track.end_trigger }) }));
 }
 
 /** Every abbreviation and sign of the board spelled out: the map's places (their names are
@@ -157,9 +151,9 @@ function legend(data) {
   const places = (data.locations || []).map((l) => `${abbreviation(l)} ${placeName(l.key)}`).join(" · ");
   const kinds = [...Object.keys(TILE_TERMS), "P", "V"];
   return h("div", { class: "small legend" },
-    h("p", { class: "map-places" }, h("strong", { text: say("legend_places") }), places),
-    h("p", {}, h("strong", { text: say("legend_map") }), say("legend_map_text", { abbr: term("staubfinger_abbr") })),
-    h("p", {}, h("strong", { text: say("legend_tiles") }), kinds.map((k) => `${tileLetter(k)} ${tileName(k)}`).join(" · ")));
+    h("p", { class: "map-places" }, h("strong", { text: say("board.legend_places") }), places),
+    h("p", {}, h("strong", { text: say("board.legend_map") }), say("board.legend_map_text", { abbr: term("staubfinger_abbr") })),
+    h("p", {}, h("strong", { text: say("board.legend_tiles") }), kinds.map((k) => `${tileLetter(k)} ${tileName(k)}`).join(" · ")));
 }
 
 function tiles(counts, control, prefix) {
@@ -176,22 +170,22 @@ function seatPanels(view, ctx, control) {
   const winners = (result && result.winners) || [];
   return h("div", { class: "seats" }, Array.from({ length: view.players }, (_, p) => {
     const marks = [];
-    if (p === view.start_player) marks.push(say("mark_start"));
-    if (view.passed[p]) marks.push(say("mark_passed"));
-    if (view.white_women === p) marks.push(say("mark_white_women"));
+    if (p === view.start_player) marks.push(say("board.mark_start"));
+    if (view.passed[p]) marks.push(say("board.mark_passed"));
+    if (view.white_women === p) marks.push(say("board.mark_white_women"));
     const loss = (view.natternkopf_losses || []).find((l) => l.seat === p);
     return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
       h("h3", {}, seatChip(p, seatName),
         toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
         winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
-      h("div", { class: "small", text: `${say("score_at", { score: view.scores[p], place: shortName(places[view.positions[p]]) })}${marks.length ? " · " + marks.join(" · ") : ""}` }),
+      h("div", { class: "small", text: `${say("board.score_at", { score: view.scores[p], place: shortName(places[view.positions[p]]) })}${marks.length ? " · " + marks.join(" · ") : ""}` }),
       h("div", {}, tiles(view.tiles[p], control, p === seat ? "lose_tile" : null),
-        h("span", { class: "tile P", title: say("provisions"), text: `${tileLetter("P")} ${view.provisions[p]}` })),
-      loss ? h("div", { class: "small", text: say("still_loses", { n: loss.tiles }) }) : null,
-      h("div", { class: "small", text: say("villains", { sum: view.villain_sums[p], cards: view.villains[p].map((v) => villainNames[v] || v).join(", ") || say("none") }) }),
-      h("div", { class: "small", text: say("advantage_count", { n: view.advantage_counts[p] }) }),
-      h("div", { class: "small muted", text: say("hand", { cards: view.hands[p].map((k) => shortName(places[k])).join(", ") || say("none") }) }),
-      view.played[p].length ? h("div", { class: "small muted", text: say("played", { cards: view.played[p].map((k) => shortName(places[k])).join(", "), number: view.last_played[p] }) }) : null);
+        h("span", { class: "tile P", title: say("board.provisions"), text: `${tileLetter("P")} ${view.provisions[p]}` })),
+      loss ? h("div", { class: "small", text: say("board.still_loses", { n: loss.tiles }) }) : null,
+      h("div", { class: "small", text: say("board.villains", { sum: view.villain_sums[p], cards: view.villains[p].map((v) => villainNames[v] || v).join(", ") || say("none") }) }),
+      h("div", { class: "small", text: say("board.advantage_count", { n: view.advantage_counts[p] }) }),
+      h("div", { class: "small muted", text: say("board.hand", { cards: view.hands[p].map((k) => shortName(places[k])).join(", ") || say("none") }) }),
+      view.played[p].length ? h("div", { class: "small muted", text: say("board.played", { cards: view.played[p].map((k) => shortName(places[k])).join(", "), number: view.last_played[p] }) }) : null);
   }));
 }
 
@@ -204,7 +198,7 @@ function turnPanel(view, ctx, control) {
   const rewards = legal.filter((e) => e.action.type === "reward");
   if (here) {
     parts.push(h("div", { class: "small" },
-      h("strong", { text: placeName(here.key) }), say("here", { solo: rowText(here.solo), shared: rowText(here.shared) })));
+      h("strong", { text: placeName(here.key) }), say("board.here", { solo: rowText(here.solo), shared: rowText(here.shared) })));
   }
   if (rewards.length) {
     parts.push(h("div", { class: "row" }, rewards.map((entry) =>
@@ -217,7 +211,7 @@ function turnPanel(view, ctx, control) {
     for (const entry of legal.filter((e) => e.action.type === "advantage")) {
       byCard.set(entry.action.card, [...(byCard.get(entry.action.card) || []), entry]);
     }
-    parts.push(h("div", { class: "small muted", text: say("your_advantage") }),
+    parts.push(h("div", { class: "small muted", text: say("board.your_advantage") }),
       h("div", { class: "row" }, [...new Set(advantages)].map((key) => {
         const count = advantages.filter((k) => k === key).length;
         const label = `${term(`adv_${key}`)}${count > 1 ? ` ×${count}` : ""}`;
@@ -235,7 +229,7 @@ function turnPanel(view, ctx, control) {
       control(h("button", { type: "button", text: entry.text }), keyOf(entry.action)))));
   }
   const hand = view.hands[seat] || [];
-  parts.push(h("div", { class: "small muted", text: say("your_cards") }),
+  parts.push(h("div", { class: "small muted", text: say("board.your_cards") }),
     h("div", { class: "row", "data-zone": "hand" }, hand.map((key) => {
       const place = places[key];
       const chip = h("button", { type: "button", class: "chip-button", "data-card": key, text: placeName(place ? place.key : key) });
@@ -259,15 +253,15 @@ function keyOf(action) {
 
 export function render(ctx) {
   const { view, legal, act } = ctx;
-  texts = (ctx.info && ctx.info.texts) || {};
+  say = ctx.say;
   const { control, handled } = legalControls(legal, keyOf, act);
   const supply = view.supply || {};
   const chips = Object.keys(TILE_TERMS).map((k) => `${tileLetter(k)} ${supply[k]}`).join(" ");
   const head = h("div", { class: "felt" },
     h("div", { class: "row" },
-      h("strong", { text: `${say("round_head", { round: view.round })}${view.final_round ? say("final_round") : view.end_triggered ? say("end_triggered") : ""}` }),
-      h("span", { text: say("supply", { tiles: chips, provisions: say("provisions_count", { n: supply.P }) }) }),
-      h("span", { class: "muted", text: say("decks", { villains: view.villain_deck.join("/"), advantage: view.advantage_deck }) })));
+      h("strong", { text: `${say("board.round_head", { round: view.round })}${view.final_round ? say("board.final_round") : view.end_triggered ? say("board.end_triggered") : ""}` }),
+      h("span", { text: say("board.supply", { tiles: chips, provisions: say("board.provisions_count", { n: supply.P }) }) }),
+      h("span", { class: "muted", text: say("board.decks", { villains: view.villain_deck.join("/"), advantage: view.advantage_deck }) })));
   const boards = h("div", { class: "ink-boards" }, mapSvg(view, ctx, control), trackSvg(view, ctx));
   return {
     node: h("div", { class: "inkspell" }, head, boards, legend(ctx.data), turnPanel(view, ctx, control), seatPanels(view, ctx, control)),

@@ -15,18 +15,12 @@ function keyOf(action) {
   return [type, ...Object.keys(rest).sort().map((k) => rest[k])].join(":");
 }
 
-let texts = {};  // the game's texts in the page's language, set by render()
 let scene = {};  // the scenario's texts in the page's language (English: none)
 
-/** The text `key` (a board text, else any of the game's) with its parameters; a pair
- * [one, other] is chosen by the count `n`. */
-function say(key, params = {}) {
-  let template = texts[`board.${key}`] ?? texts[key] ?? key;
-  if (Array.isArray(template)) template = template[params.n === 1 ? 0 : 1];
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
-}
+let say = (key) => key;  // the game's words in the page's language (ctx.say), set by render()
 
-function term(key) { return texts[`@${key}`] ?? key; }
+/** A glossary term in the page's language. */
+function term(key) { return say(`@${key}`); }
 
 /** A text of the scenario (a name, a label, a story line) in the page's language. */
 function tr(text) { return scene[text] ?? text; }
@@ -104,18 +98,18 @@ function mapSvg(view, ctx, control) {
     const bottom = y + hgt - 5;
     const actions = place.actions.map((a) => tr(a.label)).join("; ");
     const node = s("g", { class: "location", "data-location": place.id },
-      s("title", { text: [tr(place.name), actions ? say("place_action", { actions }) : null, place.explore ? say("can_explore") : null].filter(Boolean).join(". ") }),
+      s("title", { text: [tr(place.name), actions ? say("board.place_action", { actions }) : null, place.explore ? say("board.can_explore") : null].filter(Boolean).join(". ") }),
       s("rect", { class: "tile", x, y, width: w, height: hgt, rx: 8, fill: place.in_range ? "#f6efd9" : "#c9c2b0", stroke: "#6b5a2e", "stroke-width": 1.5 }),
       lines.map((line, i) => s("text", { class: "label", x: cx, y: y + 11 + i * (size + 1.5), "text-anchor": "middle", "font-size": size, "font-weight": 700, fill: "#2b2340", text: line })),
-      menhir ? s("g", { class: "icon" }, s("title", { text: say("menhir_light", { dial: menhir.dial }) }),
+      menhir ? s("g", { class: "icon" }, s("title", { text: say("board.menhir_light", { dial: menhir.dial }) }),
         s("path", { d: `M${x + 5} ${bottom + 1} l4.5 -12 l4.5 12 z`, fill: "#5d6d7e", stroke: "#222" }),
         s("text", { x: x + 16, y: bottom, "font-size": 8.5, "font-weight": 700, fill: "#1d4f91", text: String(menhir.dial) })) : null,
-      place.instant_markers ? s("g", { class: "icon" }, s("title", { text: say("markers", { n: place.instant_markers }) }),
+      place.instant_markers ? s("g", { class: "icon" }, s("title", { text: say("board.markers", { n: place.instant_markers }) }),
         s("circle", { cx: x + 33, cy: bottom - 3, r: 3.5, fill: "#b7860b", stroke: "#222", "stroke-width": 0.8 }),
         s("text", { x: x + 38.5, y: bottom, "font-size": 8, fill: "#333", text: String(place.instant_markers) })) : null,
-      actions ? s("text", { class: "icon", x: x + w - 22, y: bottom, "text-anchor": "middle", "font-size": 9, fill: "#7a3e9d", text: "★" }, s("title", { text: say("place_action", { actions }) })) : null,
-      place.explore ? s("text", { class: "icon", x: x + w - 8, y: bottom, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#7a3e9d", text: "?" }, s("title", { text: say("can_explore") })) : null,
-      guardians.map((g, i) => s("g", { class: "icon" }, s("title", { text: say("guardian", { name: tr(g.name) }) }),
+      actions ? s("text", { class: "icon", x: x + w - 22, y: bottom, "text-anchor": "middle", "font-size": 9, fill: "#7a3e9d", text: "★" }, s("title", { text: say("board.place_action", { actions }) })) : null,
+      place.explore ? s("text", { class: "icon", x: x + w - 8, y: bottom, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#7a3e9d", text: "?" }, s("title", { text: say("board.can_explore") })) : null,
+      guardians.map((g, i) => s("g", { class: "icon" }, s("title", { text: say("board.guardian", { name: tr(g.name) }) }),
         s("rect", { x: x + w - 14 - i * 13, y: y + 29, width: 8, height: 8, fill: "#8b0000", stroke: "#111", transform: `rotate(45 ${x + w - 10 - i * 13} ${y + 33})` }))));
     control(node, `travel:${place.id}`);
     if (acting && acting.location === place.id) control(node, "explore");
@@ -137,7 +131,7 @@ function mapSvg(view, ctx, control) {
         seatMarker(p, cx - CELL_W / 2 + 16 + i * 14, cy + 3, 6, { fill: c.fallen ? "#777" : null })));
     });
   }
-  return s("svg", { class: "grail-map", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": say("map_of", { scenario: tr(view.scenario) }) },
+  return s("svg", { class: "grail-map", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": say("board.map_of", { scenario: tr(view.scenario) }) },
     s("defs", {}, s("marker", { id: "grail-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
       s("path", { d: "M0 0 L10 5 L0 10 z", fill: "#d9c48f" }))),
     s("rect", { x: 0, y: 0, width, height, rx: 12, fill: "#1f3324" }),
@@ -156,7 +150,7 @@ function characterCards(view, ctx, control) {
   return h("div", { class: "seats" }, view.characters.map((c, p) => {
     const items = c.items.map((item) => {
       const chip = h("button", { type: "button", class: "chip-button", "data-item": item.id,
-        text: `${tr(item.name)}${item.equipped ? "" : say("not_equipped")}${item.exhausted ? say("used") : ""}` });
+        text: `${tr(item.name)}${item.equipped ? "" : say("board.not_equipped")}${item.exhausted ? say("board.used") : ""}` });
       control(chip, `use:${item.id}`);
       control(chip, `equip:${item.id}`);
       control(chip, `unequip:${item.id}`);
@@ -164,14 +158,14 @@ function characterCards(view, ctx, control) {
     });
     return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
       h("h3", {}, seatChip(p, seatName), h("span", { text: tr(c.name) }),
-        toMove.includes(p) ? h("span", { class: "badge turn", text: say("to_move") }) : null,
-        c.fallen ? h("span", { class: "badge", text: say("fallen") }) : c.passed ? h("span", { class: "badge", text: say("passed") }) : null),
+        toMove.includes(p) ? h("span", { class: "badge turn", text: say("board.to_move") }) : null,
+        c.fallen ? h("span", { class: "badge", text: say("board.fallen") }) : c.passed ? h("span", { class: "badge", text: say("board.passed") }) : null),
       meter(term("health"), c.health, c.max_health, "#c0392b"),
       meter(term("energy"), c.energy, c.max_energy, "#e0a100"),
       meter(term("terror"), c.terror, c.terror_limit, "#6c3483"),
-      h("div", { class: "small", text: [say("stats", { food: c.food, xp: c.xp }), ...Object.entries(c.attributes).map(([k, v]) => `${tr(k)} ${v}`)].join(" · ") }),
+      h("div", { class: "small", text: [say("board.stats", { food: c.food, xp: c.xp }), ...Object.entries(c.attributes).map(([k, v]) => `${tr(k)} ${v}`)].join(" · ") }),
       h("div", { class: "row" }, items),
-      c.improvements.length ? h("div", { class: "small muted", text: say("improvements", { names: c.improvements.map(tr).join(", ") }) }) : null);
+      c.improvements.length ? h("div", { class: "small muted", text: say("board.improvements", { names: c.improvements.map(tr).join(", ") }) }) : null);
   }));
 }
 
@@ -181,22 +175,22 @@ function decisionPanel(view, ctx, control, isHandled) {
   const parts = [];
   if (decision && decision.kind === "choose") {
     parts.push(h("h3", { text: tr(decision.title) }), h("p", { text: tr(decision.text) }),
-      h("div", { class: "small muted", text: say("involved", { names: decision.involved.map((c) => tr(view.characters[c].name)).join(", ") }) }));
+      h("div", { class: "small muted", text: say("board.involved", { names: decision.involved.map((c) => tr(view.characters[c].name)).join(", ") }) }));
   } else if (decision && decision.kind === "join") {
     const kind = { travel: "travel", exploration: "exploration" }[decision.action] || "location_action";
-    parts.push(h("p", { text: say(`join_${kind}`, { name: tr(view.characters[decision.members[0]].name), target: targetName(view, kind, decision.target) }) }));
+    parts.push(h("p", { text: say(`board.join_${kind}`, { name: tr(view.characters[decision.members[0]].name), target: targetName(view, kind, decision.target) }) }));
   } else if (decision && decision.character !== undefined) {
     const who = view.characters[decision.character];
-    const task = ["act", "rest", "improve", "equip"].includes(decision.kind) ? say(`task_${decision.kind}`) : decision.kind;
-    parts.push(h("p", { class: "small", text: say("task_line", { seat: seatName(decision.character), name: tr(who.name), task }) }));
+    const task = ["act", "rest", "improve", "equip"].includes(decision.kind) ? say(`board.task_${decision.kind}`) : decision.kind;
+    parts.push(h("p", { class: "small", text: say("board.task_line", { seat: seatName(decision.character), name: tr(who.name), task }) }));
   }
   const acting = decision && decision.character !== undefined ? view.characters[decision.character] : null;
   if (acting) {
     const place = view.locations.find((l) => l.id === acting.location);
     if (place && place.actions.length) {
-      parts.push(h("div", { class: "small", text: say("at_place", { place: tr(place.name) }) }),
+      parts.push(h("div", { class: "small", text: say("board.at_place", { place: tr(place.name) }) }),
         h("div", { class: "row" }, place.actions.map((a) => control(
-          h("button", { type: "button", "data-location-action": a.id, text: `${tr(a.label)} (${costText(a.amounts)})${a.markers ? say("markers_suffix", { n: a.markers }) : ""}` }),
+          h("button", { type: "button", "data-location-action": a.id, text: `${tr(a.label)} (${costText(a.amounts)})${a.markers ? say("board.markers_suffix", { n: a.markers }) : ""}` }),
           `location_action:${a.id}`))));
     }
   }
@@ -225,7 +219,7 @@ function targetName(view, kind, id) {
 // What the map's signs mean (every sign and abbreviation on the board is explained here).
 function legend() {
   return h("p", { class: "small legend" },
-    h("strong", { text: say("legend_head") }), say("legend"));
+    h("strong", { text: say("board.legend_head") }), say("board.legend"));
 }
 
 /** The story's state in words. What happened is told once, in the game log beside the board
@@ -235,26 +229,26 @@ function eventsPanel(view) {
   const counters = Object.entries(view.counters || {});
   return h("div", { class: "panel" },
     h("dl", { class: "kv" },
-      h("dt", { text: say("todays_event") }), h("dd", { text: view.today.map(tr).join(", ") || say("none_yet") }),
-      h("dt", { text: say("quests") }), h("dd", { text: view.quest_pile.map(tr).join(", ") || say("none") }),
-      h("dt", { text: say("event_deck") }), h("dd", { text: say("deck_count", { n: view.event_deck, discarded: view.events_discarded }) }),
-      dials.length ? [h("dt", { text: say("time_dials") }), h("dd", { text: dials.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null,
-      counters.length ? [h("dt", { text: say("counters") }), h("dd", { text: counters.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null));
+      h("dt", { text: say("board.todays_event") }), h("dd", { text: view.today.map(tr).join(", ") || say("board.none_yet") }),
+      h("dt", { text: say("board.quests") }), h("dd", { text: view.quest_pile.map(tr).join(", ") || say("board.none") }),
+      h("dt", { text: say("board.event_deck") }), h("dd", { text: say("board.deck_count", { n: view.event_deck, discarded: view.events_discarded }) }),
+      dials.length ? [h("dt", { text: say("board.time_dials") }), h("dd", { text: dials.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null,
+      counters.length ? [h("dt", { text: say("board.counters") }), h("dd", { text: counters.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null));
 }
 
 export function render(ctx) {
   const { view, legal, act } = ctx;
-  texts = (ctx.info && ctx.info.texts) || {};
-  const lang = (ctx.info && ctx.info.lang) || "en";
+  say = ctx.say;
+  const lang = ctx.lang || "en";
   scene = (view.translations || {})[lang] || {};
   const { control, handled, index } = legalControls(legal, keyOf, act);
   const isHandled = (key) => handled.has(index.get(key)?.id);
-  const phase = ["dawn", "day", "dusk", "over"].includes(view.phase) ? say(`phase_${view.phase}`) : view.phase;
+  const phase = ["dawn", "day", "dusk", "over"].includes(view.phase) ? say(`board.phase_${view.phase}`) : view.phase;
   const head = h("div", { class: "felt" },
     h("div", { class: "row" },
       h("strong", { text: tr(view.scenario) }),
-      h("span", { text: `${say("day_head", { day: view.day, phase })}${view.phase === "dawn" && view.dawn_step ? say("step", { step: view.dawn_step }) : ""}` }),
-      view.result ? h("span", { text: say(view.result.outcome === "win" ? "won" : "lost", { reason: tr(view.result.reason) }) }) : null));
+      h("span", { text: `${say("board.day_head", { day: view.day, phase })}${view.phase === "dawn" && view.dawn_step ? say("board.step", { step: view.dawn_step }) : ""}` }),
+      view.result ? h("span", { text: say(view.result.outcome === "win" ? "board.won" : "board.lost", { reason: tr(view.result.reason) }) }) : null));
   const map = mapSvg(view, ctx, control);
   const cards = characterCards(view, ctx, control);
   const decision = decisionPanel(view, ctx, control, isHandled);
