@@ -84,6 +84,8 @@ ENGLISH = {
         "Travel to",
         "Your location cards",
         "Border Inn",
+        "to move",
+        "winner",
     ),
 }
 

@@ -176,8 +176,8 @@ function seatPanels(view, ctx, control) {
     const loss = (view.natternkopf_losses || []).find((l) => l.seat === p);
     return h("div", { class: `seat${toMove.includes(p) ? " to-move" : ""}${p === seat ? " me" : ""}`, "data-seat": p },
       h("h3", {}, seatChip(p, seatName),
-        toMove.includes(p) ? h("span", { class: "badge turn", text: "to move" }) : null,
-        winners.includes(p) ? h("span", { class: "badge win", text: "winner" }) : null),
+        toMove.includes(p) ? h("span", { class: "badge turn", text: say("board.to_move") }) : null,
+        winners.includes(p) ? h("span", { class: "badge win", text: say("board.winner") }) : null),
       h("div", { class: "small", text: `${say("board.score_at", { score: view.scores[p], place: shortName(places[view.positions[p]]) })}${marks.length ? " · " + marks.join(" · ") : ""}` }),
       h("div", {}, tiles(view.tiles[p], control, p === seat ? "lose_tile" : null),
         h("span", { class: "tile P", title: say("board.provisions"), text: `${tileLetter("P")} ${view.provisions[p]}` })),
