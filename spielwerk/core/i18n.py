@@ -298,6 +298,19 @@ def texts_of_game(name: str) -> Texts:
     return game_texts(game_class(name).__module__.rpartition(".")[0])
 
 
+def game_title(game: str, lang: Lang) -> str:
+    """The game's title in `lang`: the glossary's term ``title`` (else ``game``), else the
+    game class's own title."""
+    texts = texts_of_game(game)
+    for key in ("title", "game"):
+        term = texts.terms.get(key)
+        if term is not None:
+            return term(lang)
+    from spielwerk.core.registry import game_class
+
+    return game_class(game).title
+
+
 def option_help(game: str, option: str, english: str, lang: Lang) -> str:
     """An option's help in `lang`: the game's text ``option.<name>``, else `english` (the
     option's own help; tests/core/test_i18n.py checks that the English text is that one)."""

@@ -349,7 +349,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 f"<p>{html.escape(translate(page_lang, 'rules.no_such_game'))}</p>",
                 status_code=404,
             )
-        page = rules_page_html(game, page_lang, game_info(game))
+        page = rules_page_html(game, page_lang, game_info(game, as_lang(page_lang)))
         if page is None:
             return HTMLResponse(
                 f"<p>{html.escape(translate(page_lang, 'rules.no_rules'))}</p>", status_code=404

@@ -13,7 +13,7 @@ from typing import Any
 import spielwerk
 from spielwerk.agents.strengths import lobby_levels
 from spielwerk.core.game import Game
-from spielwerk.core.i18n import DEFAULT_LANG, Lang, option_help
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, game_title, option_help
 from spielwerk.core.registry import game_class
 from spielwerk.web.errors import ClientError
 
@@ -73,7 +73,7 @@ def game_info(name: str, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
         raise ClientError(f"unknown game {name!r}")
     return {
         "name": cls.name,
-        "title": cls.title,
+        "title": game_title(cls.name, lang),
         "min_players": cls.min_players,
         "max_players": cls.max_players,
         "options": [

@@ -28,6 +28,7 @@ from spielwerk.core.i18n import (
     TextError,
     fields_of,
     game_texts,
+    game_title,
     lang_from_environment,
     parse_glossary,
     parse_texts,
@@ -326,3 +327,16 @@ def test_isolde_names_its_boards_as_the_rulebook_does() -> None:
     texts = game_texts("spielwerk.games.isolde")
     german = {texts.term("de", f"board_{b}") for b in ("joust", "tourney", "quest", "charity")}
     assert german == {"Lanzenstechen", "Turnierkampf", "Gralssuche", "Barmherzigkeit"}
+
+
+def test_every_game_is_titled_in_both_languages_as_its_glossary_says() -> None:
+    """The lobby, the table header and the rules page show the title in the page's language:
+    the German one as the rulebooks print it ("Tintenblut"), the English one where the game is
+    published in English under another name (Inkspell) or the project's own (the day cycle)."""
+    for name in GAMES:
+        assert game_title(name, "de") and game_title(name, "en")
+    assert game_title("inkspell", "de") == "Tintenblut"
+    assert game_title("inkspell", "en") == "Inkspell"
+    assert game_title("witches", "de") == spielwerk.load("witches").title
+    assert game_title("tainted_grail", "de") == "Tainted Grail – der Tagesablauf"  # noqa: RUF001
+    assert game_title("tainted_grail", "en") == spielwerk.load("tainted_grail").title

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from isolde_table import (
     bonus,
     draft_into,
@@ -79,3 +81,22 @@ def test_the_game_ends_after_round_6_and_nothing_is_legal_any_more() -> None:
     assert state.is_terminal()
     assert state.legal_actions() == []
     assert state.view(None)["result"] == state.result()
+
+
+def test_the_terminal_names_the_tie_break_in_the_players_language() -> None:
+    """The game-over line words the tie-break (seed 004, l. 310) in the player's language,
+    not the result's English."""
+    from spielwerk.games.isolde.render import render
+
+    state = round_6_on_the_king([(0, 2), (1, 5)])
+    bonus(state, "isolde")
+    german = re.sub(r"\[/?[a-z ]+\]", "", render(state.view(0), "de")).splitlines()[-1]
+    assert german == (
+        "Spiel vorbei. Sieger: Platz 1 (Platz 0 (du), Platz 1 hatten je 9 Schilde: "
+        "Platz 1 liegt bei der Holden Isolde weiter vorn)"
+    )
+    english = re.sub(r"\[/?[a-z ]+\]", "", render(state.view(1), "en")).splitlines()[-1]
+    assert english == (
+        "Game over. Winner: seat 1 (you) (seat 0, seat 1 (you) had 9 shields each: "
+        "seat 1 (you) is further ahead on Isolde's board)"
+    )

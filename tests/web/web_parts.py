@@ -127,16 +127,18 @@ class Server:
         ]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
+        # A bound, not a measurement: a start-up on a busy machine takes seconds, not minutes.
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited:\n{self.log()}")
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                if httpx.get(f"{self.base}/healthz", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.stop(keep_log=True)  # no server left behind by a start that failed
         raise RuntimeError(f"the server did not come up:\n{self.log()}")
 
     def log(self) -> str:

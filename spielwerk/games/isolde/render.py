@@ -186,11 +186,7 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
         lines.append(say(lang, "render.to_move", seat=seat(to_move, viewer, lang)))
     result = view.get("result")
     if result:
-        winners = ", ".join(seat(w, viewer, lang) for w in result.get("winners", []))
-        tie = _escape(str(result.get("tie_break")))
-        lines.append(
-            "[bold]" + say(lang, "render.game_over", winners=winners, tie_break=tie) + "[/bold]"
-        )
+        lines.append("[bold]" + _game_over(view, result, viewer, lang) + "[/bold]")
     return "\n".join(lines)
 
 
@@ -289,3 +285,23 @@ def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list
 def _escape(text: str) -> str:
     """Escape rich markup: an opening bracket is written `\\[`."""
     return text.replace("[", "\\[")
+
+
+def _game_over(view: View, result: Mapping[str, Any], viewer: int | None, lang: Lang) -> str:
+    """The winners, and the tie-break in words when equal points had to be parted."""
+    say = TEXTS.say
+
+    def names(seats: Sequence[int]) -> str:
+        return ", ".join(seat(p, viewer, lang) for p in seats)
+
+    winners = list(result.get("winners", []))
+    scores = list(view.get("scores") or result.get("scores") or [])
+    best = max(scores) if scores else 0
+    tied = [p for p, points in enumerate(scores) if points == best]
+    if len(tied) < 2:
+        return say(lang, "render.game_over", winners=names(winners))
+    if len(winners) == 1:
+        tie = say(lang, "narrate.tie_isolde", seats=names(tied), points=best, seat=names(winners))
+    else:
+        tie = say(lang, "narrate.tie_shared", seats=names(tied), points=best)
+    return say(lang, "render.game_over_tie", winners=names(winners), tie_break=tie)

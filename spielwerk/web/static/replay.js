@@ -42,8 +42,9 @@ async function load() {
       getJson(`/api/games/${encodeURIComponent(meta.game)}?lang=${encodeURIComponent(lang)}`),
     ]);
   }
-  el("game-title").textContent = t("replay.title", { title: meta.title });
-  document.title = `${t("replay.title", { title: meta.title })} · spielwerk`;
+  const title = info.title || meta.title;   // the title in the page's language
+  el("game-title").textContent = t("replay.title", { title });
+  document.title = `${t("replay.title", { title })} · spielwerk`;
   const select = el("viewer");
   select.replaceChildren(h("option", { value: "", text: t("replay.spectator") }),
     meta.seats.map((s) => h("option", { value: String(s.seat), text: names().seatName(s.seat) })));

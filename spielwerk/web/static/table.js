@@ -182,6 +182,9 @@ function applyFlashes() {
   }
 }
 
+/** The game's title in the page's language (from /api/games/<game>), the server's until then. */
+function gameTitle() { return (info && info.title) || table.title; }
+
 async function onMessage(message) {
   if (message.type === "welcome") {
     retry = 500;
@@ -189,8 +192,8 @@ async function onMessage(message) {
     mySeat = message.seat;
     ui.log.replaceChildren();            // the server sends the whole log again
     logLines.length = 0;
-    ui.title.textContent = table.title;
-    document.title = `${table.title} · spielwerk`;
+    ui.title.textContent = gameTitle();
+    document.title = `${gameTitle()} · spielwerk`;
     ui.rules.href = `${table.rules_url}?lang=${lang}`;
     ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
     if (!renderer) {
@@ -200,6 +203,8 @@ async function onMessage(message) {
       ]);
       narration = info.narration || {};
       say = gameSay(info.texts);
+      ui.title.textContent = gameTitle();
+      document.title = `${gameTitle()} · spielwerk`;
       if (latest) { rewriteLog(); render(); }
     }
   } else if (message.type === "state") {
@@ -452,13 +457,13 @@ function noticeTurn(turn) {
   const started = turn && !myTurn;
   myTurn = turn;
   if (!turn) notified = false;
-  const title = table ? `${table.title} · spielwerk` : t("table.page_title");
+  const title = table ? `${gameTitle()} · spielwerk` : t("table.page_title");
   const alert = turn && document.hidden;
   document.title = alert ? t("table.turn_title", { title }) : title;
   favicon.href = alert ? "/static/favicon-turn.svg" : "/static/favicon.svg";
   if (alert && started && !notified && "Notification" in window && Notification.permission === "granted") {
     notified = true;
-    new Notification(t("table.turn_notification", { title: table.title }), { body: "spielwerk", tag: `spielwerk-${tableId}` });
+    new Notification(t("table.turn_notification", { title: gameTitle() }), { body: "spielwerk", tag: `spielwerk-${tableId}` });
   }
 }
 
