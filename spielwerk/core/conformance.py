@@ -327,7 +327,8 @@ def option_configurations(name: str) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------- checks
 def check_structure(state: State) -> None:
     """`to_move` is well formed and agrees with `is_terminal`, `legal_actions` and the id
-    layout (player actions below `num_distinct_actions`, chance outcomes above)."""
+    layout (player actions below `num_distinct_actions`, chance outcomes above); the legality
+    tests of `apply` (`is_legal_id`, `_apply_if_legal`) agree with `legal_ids` on every id."""
     where = _where(state)
     game = state.game
     n = state.num_players
@@ -373,6 +374,18 @@ def check_structure(state: State) -> None:
         disagree = [i for i in range(total) if state.is_legal_id(actor, i) != (i in legal)]
         assert not disagree, (
             f"{where} is_legal_id and legal_ids of {who} disagree on the ids {disagree[:10]}"
+        )
+        # The check-and-move of `apply` (a game may do both in one dispatch): every id that is
+        # not legal is refused, and refusing changes nothing. Legal ids are applied through it
+        # by check_legal_actions_apply.
+        probe = state.clone()
+        untouched = fingerprint(probe)
+        accepted = [i for i in range(total) if i not in legal and probe._apply_if_legal(actor, i)]
+        assert not accepted, f"{where} apply's check lets {who} make the illegal id {accepted[0]}"
+        after = fingerprint(probe)
+        assert after == untouched, (
+            f"{where} apply's check, refusing the illegal ids of {who}, changed the state:\n"
+            f"{fingerprint_diff(untouched, after)}"
         )
         for action in actions:
             assert isinstance(action, Action), f"{where} {action!r} is not an Action"

@@ -113,6 +113,17 @@ class State(ABC):
         agree with that list for every id (the conformance checks compare the two)."""
         return action_id in self.legal_ids(actor)
 
+    def _apply_if_legal(self, actor: int, action_id: int) -> bool:
+        """Carry out `action_id` for `actor`, who is to move, if it is legal now, and say whether
+        it was; an illegal id leaves the state unchanged (the check and the move of `apply`).
+        The default asks `is_legal_id`, then `_apply_id`; a game may do both in one dispatch
+        (the conformance checks offer it every illegal id and compare its moves with
+        `apply_trusted`)."""
+        if not self.is_legal_id(actor, action_id):
+            return False
+        self._apply_id(actor, action_id)
+        return True
+
     def sample_chance_id(self, rng: random.Random) -> int:
         """Draw a chance outcome id; games override this where enumeration is wasteful."""
         outcomes = self.chance_ids()
@@ -168,24 +179,24 @@ class State(ABC):
         `player` is required only where several seats decide at once. Raises IllegalAction with
         a clear message, leaving the state unchanged, if the action is not legal now.
         """
-        if type(action) is Action:
-            # Fast path: one of the game's own interned actions (what legal_actions returns).
-            action_id = action.id
-            table = self.game.actions.actions
-            if not (0 <= action_id < len(table) and table[action_id] is action):
-                action_id = self._resolve(action)
-        else:
-            action_id = self._resolve(action)
         to_move = self.to_move
-        if player is None and type(to_move) is int and to_move != TERMINAL:
-            actor = to_move  # one seat (or chance) to move, none named: the common case
-        else:
-            actor = self._actor(player)
-        if not self.is_legal_id(actor, action_id):
+        if type(action) is Action and player is None and type(to_move) is int:
+            # The common case: one of the game's own interned actions (what legal_actions and
+            # chance_outcomes hand out) for the one seat, or chance, to move.
+            action_id = action.id
+            try:
+                interned = self.game.actions.actions[action_id] is action
+            except IndexError:
+                interned = False
+            if interned and to_move != TERMINAL and self._apply_if_legal(to_move, action_id):
+                self.history.append((to_move, action_id))
+                return
+        action_id = self._resolve(action)
+        actor = self._actor(player)
+        if not self._apply_if_legal(actor, action_id):
             name = self.game.actions[action_id]
             who = "chance" if actor == CHANCE else f"player {actor}"
             raise IllegalAction(f"{name} is not legal for {who} now")
-        self._apply_id(actor, action_id)
         self.history.append((actor, action_id))
 
     def apply_trusted(self, action_id: int, actor: int) -> None:

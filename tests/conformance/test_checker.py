@@ -385,6 +385,58 @@ def test_structure_check_catches_fast_paths_that_disagree_with_the_plain_ones() 
         check_structure(in_play(game_with(LaxLegality)))
 
 
+class LaxApplyCheck(WitchesState):
+    """`apply`'s check-and-move lets a card that is not in the hand through (a fast path
+    that trusts the id)."""
+
+    __slots__ = ()
+
+    def _apply_if_legal(self, actor: int, action_id: int) -> bool:
+        if action_id < 54 and action_id not in self.hands[actor]:
+            self.hands[actor].append(action_id)  # a card from nowhere, played
+        return super()._apply_if_legal(actor, action_id)
+
+
+class RefusalLeavesATrace(WitchesState):
+    """`apply`'s check refuses the right ids but counts each refusal in the state."""
+
+    __slots__ = ()
+
+    def _apply_if_legal(self, actor: int, action_id: int) -> bool:
+        if not self.is_legal_id(actor, action_id):
+            self.scores[actor] += 1
+            return False
+        return super()._apply_if_legal(actor, action_id)
+
+
+class RefusesToKeepTrump(WitchesState):
+    """`apply`'s check refuses a legal action (keeping the trump)."""
+
+    __slots__ = ()
+
+    def _apply_if_legal(self, actor: int, action_id: int) -> bool:
+        return action_id != 54 and super()._apply_if_legal(actor, action_id)
+
+
+def test_structure_check_offers_every_illegal_id_to_the_check_of_apply() -> None:
+    check_structure(in_play(REAL))
+    with pytest.raises(AssertionError, match=r"apply's check lets seat \d make the illegal id"):
+        check_structure(in_play(game_with(LaxApplyCheck)))
+    with pytest.raises(AssertionError, match=r"refusing the illegal ids of seat \d, changed"):
+        check_structure(in_play(game_with(RefusalLeavesATrace)))
+
+
+def test_legal_action_check_catches_apply_refusing_a_legal_action() -> None:
+    state = game_with(RefusesToKeepTrump).new_state(3, seed=3)
+    rng = random.Random(0)
+    for _ in play_on(state, 200, until=lambda s: s.view(None)["phase"] == "choose_trump"):
+        random_step(state, rng)
+    with pytest.raises(
+        AssertionError, match=r"legal action keep_trump of \d failed: IllegalAction"
+    ):
+        check_legal_actions_apply(state, random.Random(0))
+
+
 class OffersToAll(WitchesState):
     """Claims every seat may play at any time."""
 

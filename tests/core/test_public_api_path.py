@@ -93,3 +93,70 @@ def test_apply_refuses_a_hand_made_action_with_a_foreign_id() -> None:
         with pytest.raises(spielwerk.IllegalAction):
             state.apply(bogus)
     assert len(state.history) == 0
+
+
+def _play_until(state: spielwerk.State, phase: str, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while state.view(None)["phase"] != phase:
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[int(rng.random() * len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("phase", ["play", "choose_trump"])
+def test_legal_actions_are_the_callers_own_list(phase: str) -> None:
+    """Witches builds the list of the seat to move directly (hand, or keep/change trump): a
+    caller who changes it changes nothing in the game, and the list matches `legal_ids`."""
+    state = _at_chance()
+    _play_until(state, phase)
+    before = fingerprint(state)
+    legal = state.legal_actions()
+    assert [a.id for a in legal] == state.legal_ids()
+    assert all(state.game.actions[a.id] is a for a in legal)
+    first = legal[0]
+    legal.clear()
+    legal.append(state.game.actions[state.game.num_distinct_actions])  # a chance outcome
+    assert fingerprint(state) == before
+    assert state.legal_actions()[0] is first
+    assert [a.id for a in state.legal_actions()] == state.legal_ids()
+
+
+def test_the_last_card_of_the_pile_is_one_outcome_of_probability_one() -> None:
+    state = _at_chance(seed=3)
+    rng = random.Random(3)
+    while not (state.is_chance() and len(state.legal_ids()) == 1):
+        assert not state.is_terminal()
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[int(rng.random() * len(outcomes))][0])
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    (only,) = state.legal_ids()
+    assert state.chance_outcomes() == [(state.game.actions[only], 1.0)]
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_checked_apply_plays_the_games_of_apply_trusted(players: int) -> None:
+    """Witches' check-and-move of `apply` and the unchecked `apply_trusted` are separate code:
+    the same choices give the same game, move for move."""
+    game = spielwerk.load("witches")
+    for seed in range(10):
+        checked = game.new_state(players, seed=seed)
+        trusted = game.new_state(players, seed=seed)
+        rng = random.Random(seed)
+        while not checked.is_terminal():
+            if checked.is_chance():
+                outcomes = checked.chance_outcomes()
+                action = outcomes[int(rng.random() * len(outcomes))][0]
+            else:
+                legal = checked.legal_actions()
+                action = legal[int(rng.random() * len(legal))]
+            actor = checked.to_move
+            assert isinstance(actor, int)
+            checked.apply(action)
+            trusted.apply_trusted(action.id, actor)
+            assert fingerprint(checked) == fingerprint(trusted)
+        assert checked.result() == trusted.result()

@@ -56,16 +56,18 @@ class WitchesGame(Game):
         self.ranks = PARAMS.rank_table(self.descending)
         planted = str(self.options["planted_double"])
         self.planted_double = -1 if planted == "none" else PARAMS.card_from_name(planted)
-        self._draw_outcomes: dict[int, tuple[tuple[Action, float], ...]] = {}
+        # Indexed by pool size (0 unused); filled on first use by `draw_outcomes`.
+        self.draw_tables: list[tuple[tuple[Action, float], ...] | None] = [None] * (NUM_CARDS + 1)
 
     def draw_outcomes(self, pool_size: int) -> tuple[tuple[Action, float], ...]:
         """Per card, the chance outcome "draw it" with probability 1 / `pool_size` (immutable
-        pairs, built once per pool size): `chance_outcomes` picks the pool's cards from it."""
-        outcomes = self._draw_outcomes.get(pool_size)
+        pairs, built once per pool size and kept in `draw_tables`): `chance_outcomes` picks the
+        pool's cards from it."""
+        outcomes = self.draw_tables[pool_size]
         if outcomes is None:
             p = 1.0 / pool_size
             draws = self.actions.actions[DRAW : DRAW + NUM_CARDS]
-            outcomes = self._draw_outcomes[pool_size] = tuple((a, p) for a in draws)
+            outcomes = self.draw_tables[pool_size] = tuple((a, p) for a in draws)
         return outcomes
 
     def encode_view(self, view: Mapping[str, Any]) -> list[float]:

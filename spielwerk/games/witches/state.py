@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
@@ -25,6 +26,12 @@ if TYPE_CHECKING:
     from spielwerk.games.witches.game import WitchesGame
 
 VALUES = PARAMS.values
+HAND_SIZE = PARAMS.hand_size
+ROTATIONS = {
+    n: tuple(tuple((first + k) % n for k in range(n)) for first in range(n))
+    for n in range(1, PARAMS.max_players + 1)
+}
+"""Per player count and first seat: the seats clockwise from it."""
 
 # Phases of a round.
 DEAL, TURN_UP, PLAY_CARDS, CHOOSE_TRUMP, REFILL, OVER = range(6)
@@ -103,10 +110,48 @@ class WitchesState(State):
             )
         return action_id >= DRAW and action_id - DRAW in self.pool
 
+    def _apply_if_legal(self, actor: int, action_id: int) -> bool:
+        # `is_legal_id`, then `_apply_id`, in one dispatch on the phase.
+        phase = self.phase
+        if phase == PLAY_CARDS:
+            try:
+                self.hands[actor].remove(action_id)  # the membership test and the play at once
+            except ValueError:
+                return False
+            self._play(actor, action_id)
+        elif phase == CHOOSE_TRUMP:
+            if action_id != KEEP_TRUMP and not (
+                CHANGE_TRUMP <= action_id < DRAW and action_id - CHANGE_TRUMP in self.trick_cards
+            ):
+                return False
+            self._choose_trump(action_id)
+        else:
+            if action_id < DRAW:
+                return False
+            try:
+                self.pool.remove(action_id - DRAW)  # the membership test and the draw at once
+            except ValueError:
+                return False
+            self._draw(action_id - DRAW)
+        return True
+
     def legal_actions(self, player: int | None = None) -> list[Action]:
         table = self.game.actions.actions
-        if player is None and self.phase == PLAY_CARDS:
-            return [table[c] for c in self.hands[self.to_move]]  # type: ignore[index]
+        if player is None:
+            # The seat to move, without building `legal_ids` first. Loops, not comprehensions:
+            # in CPython 3.11 a comprehension is a function call, which costs more than the
+            # loop itself for the six cards of a hand or the cards of a trick.
+            phase = self.phase
+            if phase == PLAY_CARDS:
+                actions = []
+                for card in self.hands[self.to_move]:  # type: ignore[index]
+                    actions.append(table[card])
+                return actions
+            if phase == CHOOSE_TRUMP:
+                actions = [table[KEEP_TRUMP]]
+                for card in self.trick_cards:
+                    actions.append(table[CHANGE_TRUMP + card])
+                return actions
         return [table[i] for i in self.legal_ids(player)]
 
     def chance_ids(self) -> list[tuple[int, float]]:
@@ -118,8 +163,12 @@ class WitchesState(State):
         if self.to_move != CHANCE:
             return super().chance_outcomes()  # the error
         pool = self.pool
-        outcomes = self.game.draw_outcomes(len(pool))
-        return [outcomes[c] for c in pool]
+        size = len(pool)
+        outcomes = self.game.draw_tables[size] or self.game.draw_outcomes(size)
+        if size == 1:
+            return [outcomes[pool[0]]]
+        # itemgetter gathers the pairs in C: cheaper than a comprehension from 2 cards up.
+        return list(itemgetter(*pool)(outcomes))
 
     def sample_chance_id(self, rng: random.Random) -> int:
         pool = self.pool
@@ -129,21 +178,23 @@ class WitchesState(State):
     def _apply_id(self, actor: int, action_id: int) -> None:
         phase = self.phase
         if phase == PLAY_CARDS:
+            self.hands[actor].remove(action_id)
             self._play(actor, action_id)
         elif phase == CHOOSE_TRUMP:
             self._choose_trump(action_id)
         else:
+            self.pool.remove(action_id - DRAW)
             self._draw(action_id - DRAW)
 
     def _draw(self, card: int) -> None:
-        """A card comes up from the face-down pile: dealt, turned up as trump, or drawn."""
-        self.pool.remove(card)
+        """A card, just taken from the face-down pile, comes up: dealt, turned up as trump, or
+        drawn."""
         phase = self.phase
         if phase == DEAL:
             # Set-up: 6 cards to each player, one at a time round the table. [seed]
             self._receive_face_down(self.dealt % self.num_players, card)
             self.dealt += 1
-            if self.dealt == PARAMS.hand_size * self.num_players:
+            if self.dealt == HAND_SIZE * self.num_players:
                 self.phase = TURN_UP
         elif phase == TURN_UP:
             # The top card of the pile, turned up, sets trump colour and wheel value. [seed]
@@ -159,9 +210,10 @@ class WitchesState(State):
 
     def _start_trick(self, first: int) -> None:
         """`first` leads, or the next player clockwise who still has cards. [design]"""
-        n = self.num_players
         hands = self.hands
-        order = tuple(p for p in ((first + k) % n for k in range(n)) if hands[p])
+        order = ROTATIONS[self.num_players][first]
+        if not all(hands):
+            order = tuple(p for p in order if hands[p])
         if not order:
             self.phase = OVER
             self.to_move = TERMINAL
@@ -173,7 +225,7 @@ class WitchesState(State):
         self.to_move = order[0]
 
     def _play(self, player: int, card: int) -> None:
-        self.hands[player].remove(card)
+        """`player` plays `card`, just taken from the hand, into the trick."""
         known = self.known[player]
         if card in known:
             known.remove(card)
@@ -227,19 +279,22 @@ class WitchesState(State):
             self._start_trick(winner)  # in the end phase nobody draws [seed]
             return
         # Refill: everybody draws one card, the winner first, then clockwise. [seed]
-        n = self.num_players
-        self.refill_queue = [(winner + k) % n for k in range(n)]
+        self.refill_queue = list(ROTATIONS[self.num_players][winner])
         self.phase = REFILL
         self._continue_refill()
 
     def _capture(self, winner: int, new_trump: int) -> None:
         """The trick's cards (but a new trump card) go face down before the winner. [seed]"""
-        won = [c for c in self.trick_cards if c != new_trump]
+        trick = self.trick_cards
+        won = trick if new_trump < 0 else [c for c in trick if c != new_trump]
         self.captured[winner].extend(won)
-        self.scores[winner] += sum(c % VALUES + 1 for c in won)
+        points = 0
+        for card in won:
+            points += card % VALUES + 1
+        self.scores[winner] += points
         if self.game.planted_double in won:  # the test-only planted imbalance (game.py)
             self.scores[winner] += self.game.planted_double % VALUES + 1
-        self.tricks.append((self.trick_order, tuple(self.trick_cards), winner, new_trump))
+        self.tricks.append((self.trick_order, tuple(trick), winner, new_trump))
         self.trick_cards = []
 
     def _continue_refill(self) -> None:
