@@ -33,6 +33,8 @@ CSV_FIELDS = (
     "won",
     "decisions",
     "steps",
+    "seat_decisions",
+    "think_seconds",
 )
 
 
@@ -60,6 +62,8 @@ def write_csv(path: Path, rows: Sequence[GameRow]) -> None:
                         int(row.win_shares[seat] > 0),
                         row.decisions,
                         row.steps,
+                        row.seat_decisions[seat] if row.seat_decisions else "",
+                        f"{row.think_seconds[seat]:.4f}" if row.think_seconds else "",
                     )
                 )
 
@@ -167,12 +171,27 @@ def agent_rows(variant: Mapping[str, Any]) -> list[list[str]]:
             f"{a['low']:.3f}-{a['high']:.3f}",
             f"{a['score']['mean']:.2f}",
             f"{a['score']['low']:.2f}-{a['score']['high']:.2f}",
+            _seconds(a.get("seconds_per_decision")),
         ]
         for a in variant["agents"]
     ]
 
 
-AGENT_HEADER = ("agent", "games", "win rate", "95% interval", "mean score", "95% interval")
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if value >= 0.001 else f"{value * 1e6:.0f} µs"
+
+
+AGENT_HEADER = (
+    "agent",
+    "games",
+    "win rate",
+    "95% interval",
+    "mean score",
+    "95% interval",
+    "s/decision",
+)
 SEAT_HEADER = ("seat", "games", "win rate", "95% interval", "mean score")
 
 

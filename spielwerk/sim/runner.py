@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
 
@@ -21,7 +21,7 @@ from spielwerk.agents import make_agent
 from spielwerk.agents.base import Agent
 from spielwerk.core.registry import load
 from spielwerk.core.state import CHANCE, State
-from spielwerk.sim.match import play_game
+from spielwerk.sim.match import ThinkTime, play_game
 from spielwerk.sim.plan import GameSpec
 
 BACKENDS = ("local", "ray")
@@ -40,6 +40,11 @@ class GameRow:
     steps: int
     """All actions, chance steps included."""
     cooperative: bool
+    think_seconds: tuple[float, ...] = field(default=(), compare=False)
+    """Wall seconds each seat's agent spent choosing (empty where not measured: the batched
+    simulator). Not compared: a rerun plays the same game in other times."""
+    seat_decisions: tuple[int, ...] = field(default=(), compare=False)
+    """Decisions each seat made (with `think_seconds`: seconds per decision)."""
 
 
 @dataclass
@@ -93,8 +98,13 @@ def outcome_fields(spec: GameSpec, state: State) -> dict[str, Any]:
 def play_spec(spec: GameSpec) -> GameRow:
     """Play one planned game."""
     game = load(spec.game, **dict(spec.variant.options))
-    state = play_game(game, spec_agents(spec), seed=spec.seed)
-    return GameRow(**outcome_fields(spec, state))
+    think = ThinkTime()
+    state = play_game(game, spec_agents(spec), seed=spec.seed, think=think)
+    return GameRow(
+        **outcome_fields(spec, state),
+        think_seconds=tuple(think.seconds),
+        seat_decisions=tuple(think.decisions),
+    )
 
 
 def play_chunk(specs: Sequence[GameSpec], play: Player = play_spec) -> list[GameRow]:

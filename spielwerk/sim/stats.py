@@ -11,6 +11,7 @@ as the unit of sampling:
   the deals' means; and a chi-square test of the seats' wins counted per deal (each deal one
   unit) against equal shares (seat effect).
 - Game length in decisions (player actions) and steps (chance included).
+- Each agent's wall seconds a decision (strength claims are made at equal time per decision).
 Everything is a JSON-ready dict, computed per variant.
 """
 
@@ -111,6 +112,16 @@ def scores(groups: Deals) -> dict[str, Any]:
     return {"mean": mean, "low": low, "high": high, "quantiles": quantiles(values)}
 
 
+def seconds_per_decision(seats: Sequence[tuple[GameRow, int]]) -> float | None:
+    """Mean wall seconds a decision over these (game, seat) pairs; None where not measured
+    (the batched simulator) or the seat never chose."""
+    timed = [(row, seat) for row, seat in seats if row.seat_decisions]
+    decisions = sum(row.seat_decisions[seat] for row, seat in timed)
+    if len(timed) < len(seats) or decisions == 0:
+        return None
+    return sum(row.think_seconds[seat] for row, seat in timed) / decisions
+
+
 def summarise_variant(
     variant: Variant, lineup: Sequence[str], rows: Sequence[GameRow]
 ) -> dict[str, Any]:
@@ -132,6 +143,11 @@ def summarise_variant(
             {"agent": label, "spec": lineup[entry], "games": len(rows)}
             | rate(shares)
             | {"score": scores(points)}
+            | {
+                "seconds_per_decision": seconds_per_decision(
+                    [(row, entry_seat(row, entry)) for row in rows]
+                )
+            }
         )
     seat_shares = [
         [[row.win_shares[seat] for row in deal] for deal in deals] for seat in range(players)

@@ -17,7 +17,8 @@ from spielwerk.sim.stats import summarise_variant
 
 @dataclass(frozen=True, slots=True)
 class AgentStats:
-    """One line-up entry over all games: its win rate with 95% Wilson interval and mean score."""
+    """One line-up entry over all games: its win rate with 95% Wilson interval, mean score and
+    wall seconds a decision (None if not measured)."""
 
     agent: str
     games: int
@@ -26,6 +27,7 @@ class AgentStats:
     low: float
     high: float
     mean_score: float
+    seconds_per_decision: float | None = None
 
 
 def run_tournament(
@@ -51,6 +53,7 @@ def run_tournament(
             a["low"],
             a["high"],
             a["score"]["mean"],
+            a["seconds_per_decision"],
         )
         for a in summary["agents"]
     ]
@@ -58,12 +61,13 @@ def run_tournament(
 
 def markdown_table(stats: Sequence[AgentStats]) -> str:
     lines = [
-        "| seat | games | win rate | 95% interval | mean score |",
-        "|---|---:|---:|---:|---:|",
+        "| seat | games | win rate | 95% interval | mean score | s/decision |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for s in stats:
+        seconds = "-" if s.seconds_per_decision is None else f"{s.seconds_per_decision:.4f}"
         lines.append(
             f"| {s.agent} | {s.games} | {s.win_rate:.3f} | {s.low:.3f}-{s.high:.3f} | "
-            f"{s.mean_score:.1f} |"
+            f"{s.mean_score:.1f} | {seconds} |"
         )
     return "\n".join(lines)

@@ -74,7 +74,8 @@ def test_duplicate_deals_deal_the_same_hands_to_the_seats() -> None:
 
 
 def test_same_seed_same_results_for_one_job_or_two(tmp_path: Path) -> None:
-    """The issue's acceptance run, scaled down: --jobs 1 and --jobs 2 write identical CSVs."""
+    """The issue's acceptance run, scaled down: --jobs 1 and --jobs 2 write identical results;
+    only the seconds each seat spent thinking (the machine's, not the game's) differ."""
     outs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs{jobs}"
@@ -84,8 +85,14 @@ def test_same_seed_same_results_for_one_job_or_two(tmp_path: Path) -> None:
         )  # fmt: skip
         assert code == 0, stderr
         outs.append(out)
-    assert (outs[0] / "results.csv").read_text() == (outs[1] / "results.csv").read_text()
+    first_rows, second_rows = (csv_rows(o / "results.csv") for o in outs)
+    for rows in (first_rows, second_rows):
+        assert all(float(r.pop("think_seconds")) >= 0 for r in rows)
+    assert first_rows == second_rows
     first, second = (json.loads((o / "summary.json").read_text()) for o in outs)
+    for summary in (first, second):
+        for agent in summary["variants"][0]["agents"]:
+            assert agent.pop("seconds_per_decision") >= 0
     assert first == second
 
 
@@ -105,12 +112,17 @@ def test_out_directory_holds_csv_json_plots_and_a_self_contained_report(tmp_path
     assert summary["games"] == 8 and summary["complete"]
     (variant,) = summary["variants"]
     assert [a["agent"] for a in variant["agents"]] == ["heuristic", "random"]
+    for game in range(8):  # every decision is some seat's, and each seat's time is kept
+        seats = [r for r in rows if r["game"] == str(game)]
+        assert sum(int(r["seat_decisions"]) for r in seats) == int(seats[0]["decisions"])
+        assert all(float(r["think_seconds"]) >= 0 for r in seats)
+    assert all(a["seconds_per_decision"] > 0 for a in variant["agents"])
     assert sum(a["wins"] for a in variant["agents"]) == pytest.approx(8)
     for name in ("scores.png", "seats.png"):
         assert (out / name).read_bytes().startswith(b"\x89PNG")
     report = (out / "report.html").read_text()
     assert report.count("data:image/png;base64,") == 2
-    assert "<table>" in report and "First player wins" in report
+    assert "<table>" in report and "First player wins" in report and "s/decision" in report
     assert "Agents" in stdout and "Seats" in stdout and "t-test over deals" in stdout
 
 
@@ -312,6 +324,7 @@ def test_all_random_line_ups_use_the_batched_simulator(tmp_path: Path) -> None:
     rows = list(csv.DictReader(outs[0].splitlines()))
     assert len(rows) == 400 * 4
     assert all(int(r["decisions"]) > 40 for r in rows)
+    assert all(r["think_seconds"] == "" for r in rows)  # no agent asked, no time measured
     code, stdout, _ = simulate("witches", "-n", "8", "-p", "random,random", "--no-batched")
     assert code == 0 and "1 job" in stdout
 
