@@ -7,6 +7,9 @@
 #
 # Defaults: 200 games (201 for three players, whole rotations), seed 1, 1 job, every game.
 # Tainted Grail is co-operative: a `best` team and a heuristic team play the same deals.
+# LINEUP=best,mcts:1000,heuristic plays that line-up instead (one game or several of the
+# same player count), e.g. `best` against `mcts:1000` on paired deals; the agents' table gives
+# each one's seconds a decision.
 set -eu
 games=${1:-200} seed=${2:-1} jobs=${3:-1}
 shift 3 2>/dev/null || shift $#
@@ -29,6 +32,11 @@ run() {  # run GAME LINEUP COUNT
 }
 
 for game in ${*:-tainted_grail witches inkheart_dice isolde}; do
+    if [ -n "${LINEUP:-}" ]; then
+        seats=$(echo "$LINEUP" | tr ',' '\n' | wc -l)
+        run "$game" "$LINEUP" $((games + (seats - games % seats) % seats))
+        continue
+    fi
     case $game in
         tainted_grail) run "$game" best,best "$games"; run "$game" heuristic,heuristic "$games" ;;
         witches | isolde) run "$game" best,heuristic,random,random "$games" ;;

@@ -22,7 +22,7 @@ from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game
 from spielwerk.core.registry import load
 from spielwerk.core.state import State
-from spielwerk.sim.match import play_game
+from spielwerk.sim.match import ThinkTime, play_game
 from spielwerk.sim.plan import GameSpec
 from spielwerk.sim.runner import GameRow, outcome_fields, spec_agents
 
@@ -126,7 +126,8 @@ def play_balance(spec: GameSpec) -> BalanceRow:
         if actor >= 0:
             leaders.append(_sole_leader(declaration.running_scores(state)))
 
-    state = play_game(game, agents, seed=spec.seed, on_step=on_step)
+    think = ThinkTime()
+    state = play_game(game, agents, seed=spec.seed, on_step=on_step, think=think)
     final = _sole_leader(declaration.running_scores(state))
     if leaders:
         leaders.append(final)
@@ -140,6 +141,8 @@ def play_balance(spec: GameSpec) -> BalanceRow:
     fields: dict[str, Any] = outcome_fields(spec, state)
     return BalanceRow(
         **fields,
+        think_seconds=tuple(think.seconds),
+        seat_decisions=tuple(think.decisions),
         exposures=tuple(tuple(sorted(found.items())) for found in declaration.exposures(state)),
         lead_changes=changes,
         leader_two_thirds=two_thirds,
