@@ -74,6 +74,21 @@ def _table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> 
     return table
 
 
+def _print_whole(console: Console, table: Table) -> None:
+    """Into a file or pipe a table is printed at its full width (a report keeps every figure
+    whole); on a terminal it fits the window."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    natural = console.measure(table, options=console.options.update_width(10_000)).maximum
+    window = console.width
+    console.width = max(window, natural)  # print(width=) cannot go beyond the console's
+    try:
+        console.print(table)
+    finally:
+        console.width = window
+
+
 def print_summary(console: Console, summary: Mapping[str, Any]) -> None:
     """Per variant: the agents' and the seats' tables, then the findings in words."""
     if summary["interrupted"]:
@@ -85,13 +100,13 @@ def print_summary(console: Console, summary: Mapping[str, Any]) -> None:
         name = variant["variant"] or "all games"
         console.print()
         console.print(f"[bold]{escape(summary['game'])}[/bold] - {escape(name)}")
-        console.print(_table("Agents", AGENT_HEADER, agent_rows(variant)))
-        console.print(_table("Seats", SEAT_HEADER, seat_rows(variant)))
+        _print_whole(console, _table("Agents", AGENT_HEADER, agent_rows(variant)))
+        _print_whole(console, _table("Seats", SEAT_HEADER, seat_rows(variant)))
         for line in findings(variant):
             console.print(escape(line))
     if len(summary["variants"]) > 1:
         console.print()
-        console.print(_variants_table(summary))
+        _print_whole(console, _variants_table(summary))
 
 
 def _variants_table(summary: Mapping[str, Any]) -> Table:

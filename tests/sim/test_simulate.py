@@ -117,6 +117,7 @@ def test_out_directory_holds_csv_json_plots_and_a_self_contained_report(tmp_path
         assert sum(int(r["seat_decisions"]) for r in seats) == int(seats[0]["decisions"])
         assert all(float(r["think_seconds"]) >= 0 for r in seats)
     assert all(a["seconds_per_decision"] > 0 for a in variant["agents"])
+    assert "s/decision" in stdout and "0.000-" in stdout, "a piped table keeps its full width"
     assert sum(a["wins"] for a in variant["agents"]) == pytest.approx(8)
     for name in ("scores.png", "seats.png"):
         assert (out / name).read_bytes().startswith(b"\x89PNG")
