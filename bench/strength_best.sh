@@ -18,7 +18,7 @@ out=bench/results/strength
 mkdir -p "$out"
 
 run() {  # run GAME LINEUP COUNT
-    name="$1-$(echo "$2" | tr ',' '-')"
+    name="$1-$(echo "$2" | tr ',:' '-_')"
     log="$out/$name.txt"
     start=$(date +%s)
     {

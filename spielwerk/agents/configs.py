@@ -150,8 +150,9 @@ MCTS_CONFIGS: dict[str, SearchConfig] = {
 
 BEST_CONFIGS: dict[str, SearchConfig] = {
     # Witches, Isolde: the plain search already beats the heuristic by far (0.92 and 0.75
-    # against 0.07 and 0.25); a quarter second a decision is about mcts:1000 on a quiet
-    # machine (docs/agents.md).
+    # against 0.07 and 0.25); a quarter second a decision. The compiled search does mcts:1000
+    # in some 13 ms in Witches, and past 800-1,600 iterations it gains nothing there (skill
+    # ladder, docs/agents.md): `best` and mcts:1000 are level head to head.
     "witches": PLAIN.with_budget(None, 0.25),
     "isolde": PLAIN.with_budget(None, 0.25),
     # Tintenherz: the plain search with its score term, given twice mcts:1000's time.
