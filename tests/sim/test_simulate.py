@@ -290,6 +290,9 @@ def test_ctrl_c_stops_cleanly_and_reports_what_finished(
          "-p", lineup, "--jobs", jobs, "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "COLUMNS": "120", **live},
+        # As from a terminal: a suite started in the background (`make test &`) ignores
+        # SIGINT, and the child would inherit that (Python then installs no handler for it).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     assert process.stdout is not None
     header = process.stdout.readline()  # printed when the plan is made and the games start
