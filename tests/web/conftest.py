@@ -7,7 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_parts import CHROMIUM_ARGS, PostgresServer, Server, chromium_available
+from web_parts import (
+    CHROMIUM_ARGS,
+    PostgresServer,
+    Server,
+    chromium_available,
+    page_in_new_context,
+)
 
 
 @pytest.fixture
@@ -90,12 +96,5 @@ def context(browser: Any) -> Iterator[Any]:
 @pytest.fixture
 def german(browser: Any) -> Iterator[Any]:
     """A page in a browser set to German (Accept-Language: de-DE)."""
-    context = browser.new_context(locale="de-DE")
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.errors = errors
-    try:
+    with page_in_new_context(browser, locale="de-DE") as opened:
         yield opened
-    finally:
-        context.close()

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from web_parts import Server
+from web_parts import Server, page_in_new_context
 
 OFFLINE = "() => document.body.classList.contains('offline')"
 READY = """() => !document.body.classList.contains('offline') &&
@@ -21,15 +21,8 @@ READY = """() => !document.body.classList.contains('offline') &&
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.errors = errors
-    try:
+    with page_in_new_context(browser) as opened:
         yield opened
-    finally:
-        context.close()
 
 
 def test_a_forged_link_and_an_unknown_table_say_so_for_good(server: Server, page: Any) -> None:

@@ -377,3 +377,18 @@ def stored_record(storage: Storage, table_id: str) -> dict[str, Any]:
             for a in storage.load_actions(table_id)
         ],
     }
+
+
+@contextmanager
+def page_in_new_context(browser: Any, **context_options: Any) -> Iterator[Any]:
+    """A page in a fresh browser context (e.g. `locale="de-DE"`), its script errors collected
+    in `page.errors`; the context is closed afterwards."""
+    context = browser.new_context(**context_options)
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.errors = errors
+    try:
+        yield opened
+    finally:
+        context.close()
