@@ -41,6 +41,9 @@ MAX_LEGAL = 128
 ACTION_SPAN = 1024
 """Keys of per-seat statistics at a simultaneous node: SEAT_KEY + seat * ACTION_SPAN + action."""
 SEAT_KEY = 1 << 40
+MIN_WORLD_SAMPLES = 16
+"""Resampled worlds a time-budgeted search of a game the kernel cannot determinize draws at
+least, however short its budget."""
 JOINT_KEY = 1 << 60
 
 
@@ -369,13 +372,26 @@ class KernelGame:
         """Whether the kernel deals a seat's unseen cards itself (else: `roots` resamples)."""
         return IN_KERNEL_DETERMINIZATION[self.code]
 
-    def roots(self, turn: Turn, samples: int, rng: random.Random) -> np.ndarray:
+    def roots(
+        self, turn: Turn, samples: int, rng: random.Random, deadline: float | None = None
+    ) -> np.ndarray:
         """Kernel arrays to start iterations from: the Turn's sample where the kernel
-        determinizes, else `samples` fresh resamples of it (drawn by the reference engine)."""
+        determinizes, else `samples` fresh resamples of it (drawn by the reference engine),
+        fewer if `deadline` (a `time.perf_counter` reading) passes first, at least
+        `MIN_WORLD_SAMPLES`."""
         assert turn.sample is not None
         if self.determinizes:
             return self.from_state(turn.sample)[None, :]
-        return np.stack([self.from_state(turn.determinize(rng)) for _ in range(samples)])
+        drawn: list[np.ndarray] = []
+        while len(drawn) < samples:
+            if (
+                deadline is not None
+                and len(drawn) >= MIN_WORLD_SAMPLES
+                and time.perf_counter() >= deadline
+            ):
+                break
+            drawn.append(self.from_state(turn.determinize(rng)))
+        return np.stack(drawn)
 
     def determinize(self, s: np.ndarray, seat: int) -> None:
         determinize(self.code, s, seat, self.rng)
@@ -441,23 +457,26 @@ class KernelMCTSAgent(Agent):
         return legal[best]
 
     def search(self, turn: Turn) -> tuple[np.ndarray, np.ndarray]:
-        """The tree after the budget: (links, totals)."""
+        """The tree after the budget: (links, totals). A time budget counts from the call,
+        the drawing of world samples included, and is kept to within a few milliseconds."""
         assert turn.sample is not None
-        roots = self.game.roots(turn, self.world_samples, self.rng)
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        roots = self.game.roots(turn, self.world_samples, self.rng, self._sampling_deadline(start))
         stream = generator(self.rng.randrange(2**62))
         capacity = 1 << 12
         links = np.full((capacity, 5), -1, dtype=np.int64)
         links[0, VISITS] = 0
         totals = np.zeros(capacity)
         used = np.ones(1, dtype=np.int64)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        chunk = 64
+        chunk = 64 if deadline is not None else 4096
         while self.iterations is None or done < self.iterations:
-            if deadline is not None and time.perf_counter() >= deadline:
+            began = time.perf_counter()
+            if deadline is not None and began >= deadline:
                 break
             want = chunk if self.iterations is None else min(chunk, self.iterations - done)
-            done += search(
+            ran = search(
                 self.game.code,
                 roots,
                 turn.player,
@@ -469,11 +488,23 @@ class KernelMCTSAgent(Agent):
                 used,
                 stream,
             )
+            done += ran
             if used[0] + 4 * MAX_SEATS + 2 >= links.shape[0]:
                 links, totals = _grow(links, totals)
-            chunk = min(chunk * 2, 4096) if deadline is not None else 4096
+            if deadline is not None:
+                # The next chunk fills half the time left at the rate just measured: chunks
+                # shrink towards the deadline instead of overshooting it (an Isolde iteration
+                # costs some fifty Witches ones).
+                now = time.perf_counter()
+                rate = ran / max(now - began, 1e-6)
+                chunk = int(min(4096, max(8, rate * (deadline - now) / 2)))
         self.last_iterations = done
         return links, totals
+
+    def _sampling_deadline(self, start: float) -> float | None:
+        """Under a time budget, world samples (drawn by the Python engine, for Isolde) may
+        take a fifth of it; the search gets the rest."""
+        return None if self.seconds is None else start + self.seconds / 5
 
 
 def _grow(links: np.ndarray, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
