@@ -431,6 +431,44 @@ def network_search_agent(
     )
 
 
+KERNEL_SEARCH = "kernel"
+"""A model's `search` when it plays with the compiled search of its game
+(`spielwerk.agents.kernel_network`); else ("puct", the default) the PUCT search above."""
+
+
+def network_player(
+    model: Model,
+    iterations: int | None,
+    seconds: float | None,
+    seed: int | None,
+    exploration: float | None = None,
+) -> Agent:
+    """The search a model plays with, as its file says: the network-guided PUCT search, or
+    the compiled search with the network judging the root's moves."""
+    if model.metadata.get("search") != KERNEL_SEARCH:
+        return network_search_agent(model, iterations, seed, exploration, seconds)
+    from spielwerk.agents.kernel_mcts import has_kernel
+    from spielwerk.agents.kernel_network import DEFAULT_BLEND, KernelNetworkAgent
+
+    if not has_kernel(model.game_name):
+        raise ModelError(
+            f"this {model.game_name} model plays with the compiled search, which needs Numba: "
+            "pip install 'spielwerk[kernels]'"
+        )
+    return KernelNetworkAgent(
+        model,
+        model.game_name,
+        iterations=iterations,
+        seconds=seconds,
+        seed=seed,
+        blend=float(model.metadata.get("blend", DEFAULT_BLEND)),
+        exploration=float(model.metadata.get("exploration", 0.7))
+        if exploration is None
+        else exploration,
+        score_weight=model.score_weight,
+    )
+
+
 def root_visits(root: Any, turn: Turn, legal: Sequence[int]) -> list[int]:
     """Visit counts of the search root's children for the ids in `legal` (keyed by id, or by
     ((seat, id),) at a simultaneous decision, as `spielwerk.agents.mcts` keys them)."""
@@ -461,7 +499,7 @@ class NetworkAgent(Agent):
         self.model = model
         if iterations is None and seconds is None:
             iterations = int(model.metadata.get("play_iterations", DEFAULT_PLAY_ITERATIONS))
-        self.search = network_search_agent(model, iterations, seed, seconds=seconds)
+        self.search = network_player(model, iterations, seconds, seed)
         self._checked: tuple[int, int] | None = None
 
     def check_game(self, game: Game, num_players: int) -> None:

@@ -620,6 +620,12 @@ def train(
         list[str] | None,
         typer.Option("--option", "-o", help="game option key=value (repeatable)"),
     ] = None,
+    expert: Annotated[
+        str,
+        typer.Option(
+            help="auto, kernel (the compiled search, network at its root) or search (PUCT)"
+        ),
+    ] = "auto",
 ) -> None:
     """Learn a policy-and-value network by self-play with network-guided search (expert
     iteration) and write it as a model file for the seat net:FILE (docs/learning.md)."""
@@ -651,6 +657,8 @@ def train(
             raise UsageProblem(f"cannot write the model: no directory {str(out.parent)!r}")
         command = f"spielwerk train {game} --players {players} --minutes {minutes:g} --seed {seed}"
         command += f" --jobs {jobs}" + "".join(f" --option {k}={v}" for k, v in options.items())
+        if expert != "auto":
+            command += f" --expert {expert}"
         config = TrainConfig(
             game=loaded.name,
             players=players,
@@ -663,6 +671,7 @@ def train(
             backend=backend,
             ray_address=ray_address,
             command=command,
+            expert=expert,
         )
         run = Run(config, resume=resume)
     console = _console()

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from spielwerk.agents.base import Agent
 from spielwerk.agents.heuristics import heuristic_factory
-from spielwerk.agents.network import build_model, network_search_agent
+from spielwerk.agents.network import build_model, network_player
 from spielwerk.core.registry import load
 from spielwerk.sim.match import play_game
 
@@ -62,7 +62,7 @@ def play_eval(task: EvalTask) -> EvalResult:
         if params is None:
             raise ValueError("no previous network to evaluate against")
         model = build_model(task.metadata, params, "the training network")
-        agents.append(network_search_agent(model, task.iterations, seed, task.exploration))
+        agents.append(network_player(model, task.iterations, None, seed, task.exploration))
     state = play_game(game, agents, seed=task.seed)
     result = state.result()
     winners = set(result["winners"])

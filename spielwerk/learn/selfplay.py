@@ -12,6 +12,13 @@ Two kinds of games, both played from each seat's own information only:
   gets the full budget with probability `full_share` and is a policy target only then; the
   others get a small budget, so more games (and value targets) fit in the same time.
 
+- `kernel` (games with a compiled kernel): every seat runs the compiled search with the
+  current network judging the root's moves (`spielwerk.agents.kernel_network`; the first
+  generation, before any training, the plain compiled search). Policy target: the root's
+  visit shares. Each decision also gives a value-only sample, the seat's observation right
+  after its move: the network's value of exactly such states is what the seat plays by.
+  The first `temperature_decisions` sample their move from the visit shares.
+
 Value target: each seat's outcome (win share plus `score_weight` x score, as
 `spielwerk.agents.network.terminal_values`), relative to the deciding seat. A game's samples
 depend on its `GameTask` only, so results are the same on one core, many, or a Ray cluster.
@@ -35,6 +42,7 @@ from spielwerk.core.state import CHANCE, State
 
 HEURISTIC = "heuristic"
 SEARCH = "search"
+KERNEL = "kernel"
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,8 @@ class SearchSettings:
     exploration: float = 1.5
     temperature_decisions: int = 12
     """Each game's first decisions sample their move from the visit shares (exploration)."""
+    blend: float = 0.4
+    """`kernel` games: the network's share of a root move's value."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,9 @@ class GameTask:
             raise ValueError("a search game needs the network's weights")
         return build_model(self.metadata, self.params, "the training network")
 
+    def model_or_none(self) -> Model | None:
+        return None if self.params is None else self.model()
+
 
 @dataclass
 class GameSamples:
@@ -88,7 +101,8 @@ def play_task(task: GameTask) -> GameSamples:
     seats = game.max_players
     state = game.new_state(task.players, seed=task.seed)
     rng = random.Random(task.seed * 7919 + 17)
-    decide = _search_decider(task, rng) if task.mode == SEARCH else _heuristic_decider(task, rng)
+    deciders_by_mode = {SEARCH: _search_decider, KERNEL: _kernel_decider}
+    decide = deciders_by_mode.get(task.mode, _heuristic_decider)(task, rng)
     observations: list[npt.NDArray[np.float32]] = []
     legal_lists: list[list[int]] = []
     policies: list[list[float]] = []
@@ -102,6 +116,7 @@ def play_task(task: GameTask) -> GameSamples:
             continue
         movers = sorted(to_move) if isinstance(to_move, frozenset) else [int(to_move)]
         moves = []
+        decided_before = len(deciders)
         for seat in movers:
             legal = state.legal_ids(seat)
             if len(legal) == 1:
@@ -114,8 +129,18 @@ def play_task(task: GameTask) -> GameSamples:
             weights.append(weight)
             deciders.append(seat)
             moves.append((seat, action))
+        decided = len(deciders) - decided_before
         for seat, action in moves:
             state.apply(action, seat)
+        if task.mode == KERNEL and len(movers) == 1 and decided:
+            # The value-only sample of the state the seat's move made (see above); at a
+            # simultaneous step the seat never sees the state after its move alone.
+            seat = movers[0]
+            observations.append(observe(state, seat))
+            legal_lists.append(legal_lists[-1])
+            policies.append([0.0] * len(legal_lists[-1]))
+            weights.append(0.0)
+            deciders.append(seat)
         decisions += 1
     outcome = terminal_values(state, task.score_weight)
     n = task.players
@@ -190,5 +215,42 @@ def _search_decider(task: GameTask, rng: random.Random) -> Decider:
         else:
             action = legal[max(range(len(legal)), key=lambda i: visits[i])]
         return action, policy, 1.0 if full else 0.0
+
+    return decide
+
+
+def _kernel_decider(task: GameTask, rng: random.Random) -> Decider:
+    from spielwerk.agents.kernel_network import KernelNetworkAgent
+
+    settings = task.search
+    model = task.model_or_none()
+    agents: dict[int, KernelNetworkAgent] = {}
+
+    def decide(
+        state: State, seat: int, legal: list[int], decisions: int
+    ) -> tuple[int, list[float], float]:
+        agent = agents.get(seat)
+        if agent is None:
+            agent = agents[seat] = KernelNetworkAgent(
+                model,
+                task.game,
+                iterations=settings.iterations,
+                seed=task.seed * 31 + seat,
+                blend=settings.blend,
+                exploration=settings.exploration,
+                score_weight=task.score_weight,
+            )
+        turn = make_turn(state, seat, True, rng)
+        judged = agent.judge(turn)
+        by_id = dict(zip((a.id for a in turn.legal_actions), judged.visits.tolist(), strict=True))
+        visits = [by_id[a] for a in legal]
+        total = sum(visits)
+        policy = [v / total for v in visits] if total else [1.0 / len(legal)] * len(legal)
+        if decisions < settings.temperature_decisions:
+            index = int(np.searchsorted(np.cumsum(policy), rng.random() * sum(policy)))
+            action = legal[min(index, len(legal) - 1)]
+        else:
+            action = turn.legal_actions[judged.chosen].id
+        return action, policy, 1.0
 
     return decide

@@ -55,6 +55,7 @@ from spielwerk.learn.selfplay import (
     HEURISTIC as WARM,
 )
 from spielwerk.learn.selfplay import (
+    KERNEL,
     SEARCH,
     GameSamples,
     GameTask,
@@ -64,6 +65,10 @@ from spielwerk.learn.selfplay import (
 
 CHECKPOINT_FORMAT = "spielwerk-checkpoint/1"
 BACKENDS = ("local", "ray")
+EXPERTS = ("auto", SEARCH, KERNEL)
+"""`search`: the network-guided PUCT search of `spielwerk.agents.mcts` (any game); `kernel`:
+the compiled search with the network judging its root's moves (games with a kernel); `auto`:
+`kernel` where the game has one and Numba is installed, else `search`."""
 
 SCORE_WEIGHTS = {"inkheart_dice": 0.02, "tainted_grail": 0.05}
 """Value targets: win share plus this x the final score, where wins alone say little (a fifth
@@ -95,6 +100,20 @@ class TrainConfig:
     search: SearchSettings = field(default_factory=SearchSettings)
     play_iterations: int = 400
     """The search budget of the seat `net` with this model (recorded in the model file)."""
+    expert: str = "auto"
+    kernel_search: SearchSettings = field(
+        default_factory=lambda: SearchSettings(
+            iterations=1000, exploration=0.7, temperature_decisions=8, blend=0.4
+        )
+    )
+    """The `kernel` expert's settings (budget, exploration, blend); a policy target at every
+    decision, as the compiled search costs milliseconds."""
+    kernel_games_per_generation: int = 32
+    kernel_replay_capacity: int = 200_000
+    kernel_replay_ratio: float = 1.0
+    """The `kernel` expert's samples are plentiful: each is seen about once (more and the value
+    head learns its games by heart: its loss on unseen games rises after one pass)."""
+    kernel_play_iterations: int = 1000
     batch_size: int = 256
     replay_capacity: int = 60_000
     replay_ratio: float = 8.0
@@ -210,14 +229,16 @@ class Run:
         if self.game.observation_layout is None:
             raise TrainingError(f"{config.game} defines no observation tensor to learn from")
         self.score_weight = SCORE_WEIGHTS.get(config.game, 0.0)
+        self.expert = resolve_expert(config.expert, config.game)
         self.base_metadata = network_metadata(
             self.game, [config.players], config.hidden, self.score_weight
         )
         self.progress = Progress()
         self.rng = np.random.default_rng(config.seed)
         meta = self.base_metadata
+        capacity = config.kernel_replay_capacity if self.kernel else config.replay_capacity
         self.buffer = ReplayBuffer(
-            config.replay_capacity, meta["observation_size"], meta["num_actions"], meta["seats"]
+            capacity, meta["observation_size"], meta["num_actions"], meta["seats"]
         )
         self.trainer = Trainer(
             initial_params(meta, config.seed), config.learning_rate, config.weight_decay
@@ -228,12 +249,28 @@ class Run:
             self._restore(resume)
 
     # ------------------------------------------------------------------ metadata
+    @property
+    def kernel(self) -> bool:
+        return self.expert == KERNEL
+
+    @property
+    def settings(self) -> SearchSettings:
+        """The self-play search's settings of this run's expert."""
+        return self.config.kernel_search if self.kernel else self.config.search
+
     def metadata(self) -> dict[str, Any]:
         config = self.config
+        how: dict[str, Any] = {
+            "exploration": self.settings.exploration,
+            "play_iterations": config.kernel_play_iterations
+            if self.kernel
+            else config.play_iterations,
+        }
+        if self.kernel:
+            how.update(search=KERNEL, blend=self.settings.blend)
         return {
             **self.base_metadata,
-            "exploration": config.search.exploration,
-            "play_iterations": config.play_iterations,
+            **how,
             "training": {
                 "command": config.command,
                 "seed": config.seed,
@@ -280,7 +317,7 @@ class Run:
             ):
                 details = self._generation(workers)
                 notify("generation", details)
-                warm = self.progress.generation <= config.warm_generations
+                warm = self.progress.generation <= self.warm_generations
                 last = self.progress.last_eval_seconds
                 due = last is None or elapsed() - last >= config.eval_minutes * 60
                 ends = time.perf_counter() >= deadline or self.progress.generation == (
@@ -305,23 +342,36 @@ class Run:
             notify("checkpoint", {"path": str(config.checkpoint_path()), "final": True})
         return self.progress
 
+    @property
+    def warm_generations(self) -> int:
+        """The kernel expert needs no warm start: its first games are the compiled search's."""
+        return 0 if self.kernel else self.config.warm_generations
+
     def _generation(self, workers: Workers) -> dict[str, Any]:
         config = self.config
         progress = self.progress
-        warm = progress.generation < config.warm_generations
-        count = config.warm_games if warm else config.games_per_generation
-        metadata = None if warm else self.metadata()
-        params = None if warm else self.trainer.numpy_params()
+        warm = progress.generation < self.warm_generations
+        count = config.games_per_generation
+        if warm:
+            count = config.warm_games
+        elif self.kernel:
+            count = config.kernel_games_per_generation
+        # The kernel expert's first generation is the plain compiled search (untrained weights
+        # would only add noise to its root values).
+        untrained = warm or (self.kernel and progress.generation == 0)
+        metadata = None if untrained else self.metadata()
+        params = None if untrained else self.trainer.numpy_params()
+        mode = WARM if warm else (KERNEL if self.kernel else SEARCH)
         tasks = [
             GameTask(
                 config.game,
                 tuple(sorted(config.options.items())),
                 config.players,
                 config.seed * 1_000_003 + progress.games + index,
-                WARM if warm else SEARCH,
+                mode,
                 self.score_weight,
                 config.epsilon,
-                config.search,
+                self.settings,
                 metadata,
                 params,
             )
@@ -335,7 +385,10 @@ class Run:
             self.cooperative = self.cooperative or game.cooperative
         progress.games += len(games)
         progress.samples += samples
-        ratio = config.warm_replay_ratio if warm else config.replay_ratio
+        if warm:
+            ratio = config.warm_replay_ratio
+        else:
+            ratio = config.kernel_replay_ratio if self.kernel else config.replay_ratio
         steps = max(1, math.ceil(ratio * samples / config.batch_size))
         totals: dict[str, float] = {}
         for _ in range(steps):
@@ -364,8 +417,8 @@ class Run:
                             tuple(sorted(config.options.items())),
                             seats,
                             seed,
-                            config.search.iterations,
-                            config.search.exploration,
+                            self.settings.iterations,
+                            self.settings.exploration,
                             metadata,
                             current,
                             self.previous,
@@ -448,6 +501,25 @@ class Run:
         self.rng.bit_generator.state = state["rng"]
         self.cooperative = bool(state["cooperative"])
         self.progress = Progress(**state["progress"])
+
+
+def resolve_expert(expert: str, game: str) -> str:
+    """The expert a run of `game` uses for `expert` (see EXPERTS)."""
+    if expert not in EXPERTS:
+        raise TrainingError(f"unknown expert {expert!r}: use {', '.join(EXPERTS)}")
+    if expert == "auto":
+        from spielwerk.agents.kernel_mcts import has_kernel
+
+        return KERNEL if has_kernel(game) else SEARCH
+    if expert == KERNEL:
+        from spielwerk.agents.kernel_mcts import has_kernel
+
+        if not has_kernel(game):
+            raise TrainingError(
+                f"the kernel expert needs a compiled kernel of {game} and Numba "
+                "(games with one: witches, inkheart_dice, isolde)"
+            )
+    return expert
 
 
 def _prefixed(arrays: dict[str, Any], prefix: str) -> dict[str, Any]:

@@ -161,10 +161,11 @@ def _state_for(request: BotRequest) -> State:
 def capped(agent: Agent, max_seconds: float) -> Agent:
     """The agent, thinking at most `max_seconds` a move whatever its own budget."""
     from spielwerk.agents.kernel_mcts import KernelMCTSAgent  # the compiled search, same budget
+    from spielwerk.agents.kernel_network import KernelNetworkAgent
     from spielwerk.agents.network import NetworkAgent  # a network seat thinks by its search
 
     search = agent.search if isinstance(agent, NetworkAgent) else agent
-    if isinstance(search, MCTSAgent | KernelMCTSAgent):
+    if isinstance(search, MCTSAgent | KernelMCTSAgent | KernelNetworkAgent):
         search.seconds = max_seconds if search.seconds is None else min(search.seconds, max_seconds)
     return agent
 

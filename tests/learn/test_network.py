@@ -215,10 +215,15 @@ def test_the_server_caps_a_network_seat_s_thinking_time(
     iteration budget the model file or the spec names."""
     from spielwerk.web.bots import capped
 
-    path = write(tmp_path, tiny_model(spielwerk.load("inkheart_dice"), [3]))
-    for spec, seconds in ((f"net:{path}:20000", 0.5), (f"net:{path}:0.2s", 0.2)):
-        agent = capped(make_agent(spec, "inkheart_dice", seed=1), 0.5)
-        assert isinstance(agent, NetworkAgent) and agent.search.seconds == seconds
+    model = tiny_model(spielwerk.load("inkheart_dice"), [3])
+    path = write(tmp_path, model)
+    # A model that plays with the compiled search (the kernel expert's) is capped alike.
+    kernel = Model(model.params, {**model.metadata, "search": "kernel"})
+    kernel_path = write(tmp_path, kernel, "kernel.npz")
+    for file in (path, kernel_path):
+        for spec, seconds in ((f"net:{file}:20000", 0.5), (f"net:{file}:0.2s", 0.2)):
+            agent = capped(make_agent(spec, "inkheart_dice", seed=1), 0.5)
+            assert isinstance(agent, NetworkAgent) and agent.search.seconds == seconds
 
 
 def test_the_web_offers_only_the_shipped_network(tmp_path: Path, tiny_model: TinyModel) -> None:

@@ -48,6 +48,7 @@ def tiny_config(out: Path, **changes: object) -> TrainConfig:
         replay_capacity=5000,
         eval_deals=1,
         eval_minutes=1000,
+        expert="search",  # the PUCT expert (the kernel expert: test_kernel_expert.py)
     )
     return replace(config, **changes)  # type: ignore[arg-type]
 
