@@ -5,7 +5,7 @@ breakdown of the final shields board by board. Built from views only; the templa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spielwerk.core.i18n import Lang
@@ -98,13 +98,25 @@ def explain(view: View) -> dict[str, Any]:
         rows.append({"seat": p, "total": scores[p], "parts": parts or [event("no_shields")]})
     result = view.get("result") or {}
     best = max(scores)
-    tied = [p for p, s in enumerate(scores) if s == best]
-    winners = list(result.get("winners") or tied)
+    winners = list(result.get("winners") or [p for p, s in enumerate(scores) if s == best])
     key = "winner" if len(winners) == 1 else "shared_win"
-    tie_break = None
-    if len(tied) > 1:
-        if len(winners) == 1:
-            tie_break = event("tie_isolde", seats=tied, points=best, seat=winners[0])
-        else:
-            tie_break = event("tie_shared", seats=tied, points=best)
-    return {"rows": rows, "verdict": event(key, seats=winners, points=best), "tie_break": tie_break}
+    return {
+        "rows": rows,
+        "verdict": event(key, seats=winners, points=best),
+        "tie_break": tie_break(scores, winners),
+    }
+
+
+def tie_break(scores: Sequence[int], winners: Sequence[int]) -> Event | None:
+    """How equal top points were parted (seed 004 l. 310: the seat furthest ahead on Isolde's
+    board wins; where that parts nobody, the win is shared), or None if no two seats tied on
+    top."""
+    if not scores:
+        return None
+    best = max(scores)
+    tied = [p for p, points in enumerate(scores) if points == best]
+    if len(tied) < 2:
+        return None
+    if len(winners) == 1:
+        return event("tie_isolde", seats=tied, points=best, seat=winners[0])
+    return event("tie_shared", seats=tied, points=best)

@@ -15,6 +15,7 @@ from typing import Any
 
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.games.isolde import words
+from spielwerk.games.isolde.narrate import tie_break
 from spielwerk.games.isolde.params import PARAMS
 from spielwerk.games.isolde.words import TEXTS
 
@@ -296,12 +297,12 @@ def _game_over(view: View, result: Mapping[str, Any], viewer: int | None, lang: 
 
     winners = list(result.get("winners", []))
     scores = list(view.get("scores") or result.get("scores") or [])
-    best = max(scores) if scores else 0
-    tied = [p for p, points in enumerate(scores) if points == best]
-    if len(tied) < 2:
+    parted = tie_break(scores, winners)
+    if parted is None:
         return say(lang, "render.game_over", winners=names(winners))
-    if len(winners) == 1:
-        tie = say(lang, "narrate.tie_isolde", seats=names(tied), points=best, seat=names(winners))
-    else:
-        tie = say(lang, "narrate.tie_shared", seats=names(tied), points=best)
+    params = dict(parted["params"])
+    params["seats"] = names(params["seats"])
+    if "seat" in params:
+        params["seat"] = names([params["seat"]])
+    tie = say(lang, f"narrate.{parted['key']}", **params)
     return say(lang, "render.game_over_tie", winners=names(winners), tie_break=tie)
