@@ -72,6 +72,11 @@ def spielwerk_random_play(name: str, players: int, budget: float, min_games: int
 
 def openspiel_random_play(name: str, budget: float, min_games: int = 20) -> Figures:
     """An OpenSpiel C++ game driven by the same Python loop."""
+    return _timed_games(openspiel_random_game(name), budget, min_games)
+
+
+def openspiel_random_game(name: str) -> Callable[[int], int]:
+    """One random game of OpenSpiel's C++ `name` through a Python loop: seed in, steps out."""
     import pyspiel
 
     game = pyspiel.load_game(name)
@@ -90,7 +95,7 @@ def openspiel_random_play(name: str, budget: float, min_games: int = 20) -> Figu
             steps += 1
         return steps
 
-    return _timed_games(play_one, budget, min_games)
+    return play_one
 
 
 def openspiel_evaluate_bots(name: str, budget: float, min_games: int = 100) -> Figures:
@@ -247,6 +252,53 @@ def public_api_game(game: spielwerk.Game, players: int, seed: int) -> int:
 def spielwerk_public_api(name: str, players: int, budget: float, min_games: int = 20) -> Figures:
     game = spielwerk.load(name)
     return _timed_games(lambda seed: public_api_game(game, players, seed), budget, min_games)
+
+
+def interleaved_games(
+    loops: dict[str, Callable[[int], int]], budget: float, rounds: int = 10
+) -> dict[str, Figures]:
+    """Games/s of several loops timed in turns: `rounds` rounds, in each every loop plays for
+    budget / rounds seconds (the order alternating), games numbered on across rounds. A
+    virtual machine whose speed drifts over minutes slows all loops alike, so their ratio is
+    steadier than that of loops timed one after the other."""
+    games = dict.fromkeys(loops, 0)
+    steps = dict.fromkeys(loops, 0)
+    seconds = dict.fromkeys(loops, 0.0)
+    slice_seconds = budget / rounds
+    names = list(loops)
+    for round_number in range(rounds):
+        for name in names if round_number % 2 == 0 else names[::-1]:
+            play_one = loops[name]
+            start = time.perf_counter()
+            while True:
+                steps[name] += play_one(games[name])
+                games[name] += 1
+                if time.perf_counter() - start >= slice_seconds:
+                    break
+            seconds[name] += time.perf_counter() - start
+    return {
+        name: {
+            "games": games[name],
+            "steps": steps[name],
+            "seconds": seconds[name],
+            "games_per_s": games[name] / seconds[name],
+            "steps_per_s": steps[name] / seconds[name],
+            "rounds": rounds,
+        }
+        for name in names
+    }
+
+
+def public_api_against_hearts(name: str, players: int, budget: float) -> dict[str, Figures]:
+    """The public-API loop of `name` and OpenSpiel hearts' loop (`openspiel_random_play`'s),
+    timed in turns (`interleaved_games`)."""
+    game = spielwerk.load(name)
+    play_hearts = openspiel_random_game("hearts")
+
+    return interleaved_games(
+        {name: lambda seed: public_api_game(game, players, seed), "openspiel:hearts": play_hearts},
+        budget,
+    )
 
 
 def kernel_mcts(name: str, players: int, iterations: int) -> Figures:
