@@ -207,16 +207,26 @@ def _search_decider(task: GameTask, rng: random.Random) -> Decider:
         turn = make_turn(state, seat, True, rng)
         root = agent.search(turn)
         visits = root_visits(root, turn, legal)
-        total = sum(visits)
-        policy = [v / total for v in visits] if total else [1.0 / len(legal)] * len(legal)
-        if decisions < settings.temperature_decisions:
-            index = int(np.searchsorted(np.cumsum(policy), rng.random() * sum(policy)))
-            action = legal[min(index, len(legal) - 1)]
-        else:
-            action = legal[max(range(len(legal)), key=lambda i: visits[i])]
+        favourite = legal[max(range(len(legal)), key=lambda i: visits[i])]
+        policy, action = _visit_policy(
+            visits, legal, favourite, decisions < settings.temperature_decisions, rng
+        )
         return action, policy, 1.0 if full else 0.0
 
     return decide
+
+
+def _visit_policy(
+    visits: Sequence[int], legal: list[int], chosen: int, explore: bool, rng: random.Random
+) -> tuple[list[float], int]:
+    """The policy target (the root's visit shares, in the order of `legal`) and the move to
+    play: drawn from those shares while the game's first decisions `explore`, else `chosen`."""
+    total = sum(visits)
+    policy = [v / total for v in visits] if total else [1.0 / len(legal)] * len(legal)
+    if explore:
+        index = int(np.searchsorted(np.cumsum(policy), rng.random() * sum(policy)))
+        return policy, legal[min(index, len(legal) - 1)]
+    return policy, chosen
 
 
 def _kernel_decider(task: GameTask, rng: random.Random) -> Decider:
@@ -244,13 +254,10 @@ def _kernel_decider(task: GameTask, rng: random.Random) -> Decider:
         judged = agent.judge(turn)
         by_id = dict(zip((a.id for a in turn.legal_actions), judged.visits.tolist(), strict=True))
         visits = [by_id[a] for a in legal]
-        total = sum(visits)
-        policy = [v / total for v in visits] if total else [1.0 / len(legal)] * len(legal)
-        if decisions < settings.temperature_decisions:
-            index = int(np.searchsorted(np.cumsum(policy), rng.random() * sum(policy)))
-            action = legal[min(index, len(legal) - 1)]
-        else:
-            action = turn.legal_actions[judged.chosen].id
+        chosen = turn.legal_actions[judged.chosen].id
+        policy, action = _visit_policy(
+            visits, legal, chosen, decisions < settings.temperature_decisions, rng
+        )
         return action, policy, 1.0
 
     return decide
