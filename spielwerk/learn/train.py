@@ -484,6 +484,13 @@ class Run:
                 raise TrainingError(
                     f"the checkpoint was made with {key} {saved[key]!r}, this run has {mine[key]!r}"
                 )
+        # Checkpoints from before the kernel expert existed were all made by the PUCT one.
+        made_by = resolve_expert(saved.get("expert", SEARCH), saved["game"])
+        if made_by != self.expert:
+            raise TrainingError(
+                f"the checkpoint was made by the {made_by} expert, this run uses the "
+                f"{self.expert} expert: resume it with --expert {made_by}"
+            )
         params = {
             k.removeprefix("params/"): v for k, v in arrays.items() if k.startswith("params/")
         }

@@ -142,3 +142,13 @@ def test_a_kernel_model_names_its_search_and_the_expert_is_checked(
         Run(kernel_config(tmp_path / "x.npz", game="inkspell", players=3))
     auto = Run(kernel_config(tmp_path / "x.npz", game="inkspell", players=3, expert="auto"))
     assert auto.expert == "search"
+
+
+def test_a_checkpoint_is_resumed_only_by_the_expert_that_made_it(tmp_path: Path) -> None:
+    from spielwerk.learn.train import checkpoint_path
+
+    out = tmp_path / "witches.npz"
+    Run(kernel_config(out, generations=1)).run()
+    with pytest.raises(TrainingError, match=r"made by the kernel expert.*--expert kernel"):
+        Run(kernel_config(out, expert="search"), resume=checkpoint_path(out))
+    assert Run(kernel_config(out, expert="auto"), resume=checkpoint_path(out)).expert == KERNEL
