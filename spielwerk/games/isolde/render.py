@@ -14,6 +14,7 @@ from itertools import groupby
 from typing import Any
 
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.core.narration import event_text, game_narration
 from spielwerk.games.isolde import words
 from spielwerk.games.isolde.narrate import tie_break
 from spielwerk.games.isolde.params import PARAMS
@@ -300,9 +301,5 @@ def _game_over(view: View, result: Mapping[str, Any], viewer: int | None, lang: 
     parted = tie_break(scores, winners)
     if parted is None:
         return say(lang, "render.game_over", winners=names(winners))
-    params = dict(parted["params"])
-    params["seats"] = names(params["seats"])
-    if "seat" in params:
-        params["seat"] = names([params["seat"]])
-    tie = say(lang, f"narrate.{parted['key']}", **params)
+    tie = event_text(game_narration("isolde"), lang, parted, lambda p: seat(p, viewer, lang))
     return say(lang, "render.game_over_tie", winners=names(winners), tie_break=tie)
