@@ -512,20 +512,17 @@ class Run:
 
 def resolve_expert(expert: str, game: str) -> str:
     """The expert a run of `game` uses for `expert` (see EXPERTS)."""
+    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, has_kernel
+
     if expert not in EXPERTS:
         raise TrainingError(f"unknown expert {expert!r}: use {', '.join(EXPERTS)}")
     if expert == "auto":
-        from spielwerk.agents.kernel_mcts import has_kernel
-
         return KERNEL if has_kernel(game) else SEARCH
-    if expert == KERNEL:
-        from spielwerk.agents.kernel_mcts import has_kernel
-
-        if not has_kernel(game):
-            raise TrainingError(
-                f"the kernel expert needs a compiled kernel of {game} and Numba "
-                "(games with one: witches, inkheart_dice, isolde)"
-            )
+    if expert == KERNEL and not has_kernel(game):
+        raise TrainingError(
+            f"the kernel expert needs a compiled kernel of {game} and Numba "
+            f"(games with one: {', '.join(KERNEL_GAMES)})"
+        )
     return expert
 
 
