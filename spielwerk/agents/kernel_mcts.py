@@ -442,8 +442,14 @@ class KernelMCTSAgent(Agent):
         legal = turn.legal_actions
         if len(legal) == 1:
             return legal[0]
+        return legal[most_visited(*self.root(turn))]
+
+    def root(self, turn: Turn) -> tuple[np.ndarray, np.ndarray]:
+        """Search, then each legal action's visits and total value at the root (in the order
+        of the Turn's legal actions)."""
         if turn.sample is None:
             raise RuntimeError("kernel MCTS needs the Turn's sample")
+        legal = turn.legal_actions
         simultaneous = isinstance(turn.sample.to_move, frozenset)
         keys = np.array(
             [SEAT_KEY + turn.player * ACTION_SPAN + a.id if simultaneous else a.id for a in legal],
@@ -453,8 +459,7 @@ class KernelMCTSAgent(Agent):
         visits = np.zeros(len(legal), dtype=np.int64)
         value_sums = np.zeros(len(legal))
         root_statistics(links, totals, keys, visits, value_sums)
-        best = max(range(len(legal)), key=lambda i: (visits[i], value_sums[i]))
-        return legal[best]
+        return visits, value_sums
 
     def search(self, turn: Turn) -> tuple[np.ndarray, np.ndarray]:
         """The tree after the budget: (links, totals). A time budget counts from the call,
@@ -505,6 +510,11 @@ class KernelMCTSAgent(Agent):
         """Under a time budget, world samples (drawn by the Python engine, for Isolde) may
         take a fifth of it; the search gets the rest."""
         return None if self.seconds is None else start + self.seconds / 5
+
+
+def most_visited(visits: np.ndarray, value_sums: np.ndarray) -> int:
+    """The plain search's choice: the most visited root action (ties: the higher total)."""
+    return max(range(len(visits)), key=lambda i: (visits[i], value_sums[i]))
 
 
 def _grow(links: np.ndarray, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spielwerk.agents.base import Agent, Turn
-from spielwerk.agents.kernel_mcts import ACTION_SPAN, SEAT_KEY, KernelMCTSAgent, root_statistics
+from spielwerk.agents.kernel_mcts import KernelMCTSAgent, most_visited
 from spielwerk.agents.network import Model
 from spielwerk.core.actions import Action
 
@@ -92,27 +92,17 @@ class KernelNetworkAgent(Agent):
 
     def judge(self, turn: Turn) -> RootJudgement:
         """Search, value every legal move, and choose one (its index in the legal actions)."""
-        sample = turn.sample
-        if sample is None:
+        if turn.sample is None:
             raise RuntimeError("the network seat needs the Turn's sample")
         start = time.perf_counter()
         legal = turn.legal_actions
         network = self.network_values(turn) if self.blend else np.zeros(len(legal))
         if self.seconds is not None:  # the network's share of the time comes off the search's
             self.search.seconds = max(self.seconds - (time.perf_counter() - start), 1e-3)
-        links, totals = self.search.search(turn)
-        simultaneous = isinstance(sample.to_move, frozenset)
-        keys = np.array(
-            [SEAT_KEY + turn.player * ACTION_SPAN + a.id if simultaneous else a.id for a in legal],
-            dtype=np.int64,
-        )
-        visits = np.zeros(len(legal), dtype=np.int64)
-        sums = np.zeros(len(legal))
-        root_statistics(links, totals, keys, visits, sums)
+        visits, sums = self.search.root(turn)
         means = sums / np.maximum(visits, 1)
-        if not self.blend:  # no network: the plain search's choice, the most visited move
-            chosen = max(range(len(legal)), key=lambda i: (visits[i], sums[i]))
-            return RootJudgement(visits, means, network, chosen)
+        if not self.blend:  # no network: the plain search's choice
+            return RootJudgement(visits, means, network, most_visited(visits, sums))
         score = (1.0 - self.blend) * means + self.blend * network
         score[visits < MIN_VISIT_SHARE * visits.max()] = -np.inf
         chosen = max(range(len(legal)), key=lambda i: (score[i], visits[i]))

@@ -251,12 +251,13 @@ def _kernel_decider(task: GameTask, rng: random.Random) -> Decider:
                 score_weight=task.score_weight,
             )
         turn = make_turn(state, seat, True, rng)
-        judged = agent.judge(turn)
-        by_id = dict(zip((a.id for a in turn.legal_actions), judged.visits.tolist(), strict=True))
-        visits = [by_id[a] for a in legal]
-        chosen = turn.legal_actions[judged.chosen].id
+        judged = agent.judge(turn)  # in the order of turn.legal_actions, that of `legal`
         policy, action = _visit_policy(
-            visits, legal, chosen, decisions < settings.temperature_decisions, rng
+            judged.visits.tolist(),
+            legal,
+            legal[judged.chosen],
+            decisions < settings.temperature_decisions,
+            rng,
         )
         return action, policy, 1.0
 
