@@ -7,7 +7,9 @@ decisions, a uniformly random rollout), but every step of it runs in the game's 
 determinization deals the unseen cards in the kernel state, the tree is a handful of flat
 arrays, and a rollout is a compiled loop. The agent still sees nothing but its `Turn`: it
 converts the Turn's sample (a state from its information set) to a kernel array and
-determinizes that.
+determinizes that. Given a value network (`LeafNetwork`, the seat `net`), it values new leaves
+by the network too, compiled, from the searching seat's observation of the leaf
+(`network_values`, `leaf_mix`).
 
 For other searches (`strength`'s guided MCTS), `KernelGame` offers the pieces alone: convert a
 state, determinize it, roll it out at random, read the returns.
@@ -28,6 +30,7 @@ from spielwerk.agents.base import Agent, Turn
 from spielwerk.core.actions import Action
 from spielwerk.core.kernel import available, kernel
 from spielwerk.core.kernel_ops import generator, uniform
+from spielwerk.core.registry import load
 from spielwerk.core.state import CHANCE, TERMINAL, State
 
 SIMULTANEOUS = -3
@@ -63,6 +66,9 @@ from spielwerk.games.witches import kernel as witches  # noqa: E402
 WITCHES, INKHEART_DICE, ISOLDE = range(3)
 IN_KERNEL_DETERMINIZATION = (True, True, False)
 """Isolde's determinizations come from `IsoldeState.resample` (see its kernel)."""
+COMPILED_OBSERVATION = (True, True, False)
+"""Whether the kernel writes observation tensors (`observe`), which a network at the
+leaves reads."""
 
 
 @kernel
@@ -147,6 +153,53 @@ def value(game: int, s: np.ndarray, score_weight: float, out: np.ndarray) -> Non
     scores(game, s, points)
     for p in range(MAX_SEATS):
         out[p] += score_weight * points[p]
+
+
+@kernel
+def observe(game: int, s: np.ndarray, viewer: int, out: np.ndarray) -> None:
+    """`viewer`'s observation tensor of `s` (Witches and Tintenherz; Isolde has no compiled
+    observation, so no network evaluates its leaves)."""
+    if game == WITCHES:
+        witches.observe(s, viewer, out)
+    elif game == INKHEART_DICE:
+        inkheart_dice.observe(s, viewer, out)
+
+
+@kernel
+def network_values(
+    weights: np.ndarray,
+    biases: np.ndarray,
+    sizes: np.ndarray,
+    x: np.ndarray,
+    work: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """The value head of a ReLU network on the observation `x`, into `out` (one value per
+    seat, relative to the viewer): `spielwerk.agents.network.Model.forward`'s values, compiled.
+
+    Layer `l` (hidden layers first, the value head last) maps `sizes[l]` inputs to
+    `sizes[l + 1]` outputs with `weights[l]` and `biases[l]` (zero-padded to the widest
+    layer: one array of fixed shape, which Numba's loops vectorize); `work` holds two rows
+    of the widest layer. Observation tensors are mostly zeros, and so are half the ReLU
+    outputs: each layer adds up only the weight rows of its non-zero inputs."""
+    layers = sizes.shape[0] - 1
+    for layer in range(layers):
+        target = work[(layer + 1) % 2]
+        source = x if layer == 0 else work[layer % 2]
+        width_out = sizes[layer + 1]
+        for j in range(width_out):
+            target[j] = biases[layer, j]
+        for i in range(sizes[layer]):
+            xi = source[i]
+            if xi != 0.0:
+                for j in range(width_out):
+                    target[j] += xi * weights[layer, i, j]
+        if layer < layers - 1:
+            for j in range(width_out):
+                if target[j] < 0.0:
+                    target[j] = 0.0
+    for j in range(sizes[layers]):
+        out[j] = work[layers % 2, j]
 
 
 @kernel
@@ -251,6 +304,10 @@ def search(
     iterations: int,
     exploration: float,
     score_weight: float,
+    weights: np.ndarray,
+    biases: np.ndarray,
+    sizes: np.ndarray,
+    leaf_mix: float,
     links: np.ndarray,
     totals: np.ndarray,
     used: np.ndarray,
@@ -260,8 +317,16 @@ def search(
     far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
 
     Each iteration starts from one of `roots` (rows: states of the seat's information set),
-    drawn uniformly, and determinizes it in the kernel where the game can."""
+    drawn uniformly, and determinizes it in the kernel where the game can. A new leaf is
+    valued by a random rollout, mixed, if `leaf_mix` > 0, with a value network (`weights`,
+    `biases`, `sizes`: see `network_values`) reading `player`'s observation of the leaf:
+    (1 - leaf_mix) x rollout + leaf_mix x network, AlphaGo's mix at its leaves (at 1, no
+    rollout is played)."""
     capacity = links.shape[0]
+    players = roots[0, 0]  # every kernel keeps the player count first
+    observation = np.zeros(sizes[0] if sizes.shape[0] else 1, dtype=np.float32)
+    work = np.zeros((2, weights.shape[2]), dtype=np.float32)
+    judged = np.zeros(weights.shape[2], dtype=np.float32)
     out = np.empty(MAX_LEGAL, dtype=np.int64)
     keys = np.empty(MAX_LEGAL, dtype=np.int64)
     path = np.empty(4096, dtype=np.int64)
@@ -328,8 +393,18 @@ def search(
             depth += 1
             node = child
             apply(game, s, out[i])
-        rollout(game, s, rng)
-        value(game, s, score_weight, values)
+        if leaf_mix > 0.0 and to_move(game, s) != TERMINAL:
+            observe(game, s, player, observation)
+            network_values(weights, biases, sizes, observation, work, judged)
+            if leaf_mix < 1.0:
+                rollout(game, s, rng)
+                value(game, s, score_weight, values)
+            for p in range(players):
+                rolled = values[p] if leaf_mix < 1.0 else 0.0
+                values[p] = (1.0 - leaf_mix) * rolled + leaf_mix * judged[(p - player) % players]
+        else:
+            rollout(game, s, rng)
+            value(game, s, score_weight, values)
         links[0, VISITS] += 1
         for d in range(depth):
             links[path[d], VISITS] += 1
@@ -350,6 +425,27 @@ def root_statistics(
 
 
 # ---------------------------------------------------------------------- Python side
+@dataclass(frozen=True)
+class LeafNetwork:
+    """A value network in the flat form `network_values` reads."""
+
+    weights: np.ndarray
+    """float32 (layers, widest input, widest output): layer `l`'s weights in
+    `[l, :sizes[l], :sizes[l + 1]]`, zeros elsewhere; hidden layers first, the value head
+    last."""
+    biases: np.ndarray
+    """float32 (layers, widest output): layer `l`'s bias in `[l, :sizes[l + 1]]`."""
+    sizes: np.ndarray
+    """int64: the layer widths, input first, the seats last."""
+
+
+NO_NETWORK = LeafNetwork(
+    np.zeros((0, 1, 1), dtype=np.float32),
+    np.zeros((0, 1), dtype=np.float32),
+    np.zeros(0, dtype=np.int64),
+)
+
+
 @dataclass
 class KernelGame:
     """A game's kernel as building blocks for searches written in Python."""
@@ -420,6 +516,8 @@ class KernelMCTSAgent(Agent):
         seed: int | None = None,
         score_weight: float = 0.0,
         world_samples: int = 256,
+        leaf_network: LeafNetwork | None = None,
+        leaf_mix: float = 0.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations or seconds")
@@ -427,7 +525,15 @@ class KernelMCTSAgent(Agent):
             raise ValueError("MCTS needs at least one iteration")
         if seconds is not None and seconds <= 0:
             raise ValueError("MCTS needs a positive time budget")
+        if not 0.0 <= leaf_mix <= 1.0:
+            raise ValueError(f"the leaf mix must lie in 0..1, got {leaf_mix}")
+        if leaf_mix and leaf_network is None:
+            raise ValueError("a leaf mix needs a value network")
         self.game = KernelGame(game_name)
+        if leaf_network is not None and leaf_mix:
+            _check_leaf_network(leaf_network, self.game)
+        self.leaf_network = leaf_network or NO_NETWORK
+        self.leaf_mix = leaf_mix
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -488,6 +594,10 @@ class KernelMCTSAgent(Agent):
                 want,
                 self.exploration,
                 self.score_weight,
+                self.leaf_network.weights,
+                self.leaf_network.biases,
+                self.leaf_network.sizes,
+                self.leaf_mix,
                 links,
                 totals,
                 used,
@@ -510,6 +620,25 @@ class KernelMCTSAgent(Agent):
         """Under a time budget, world samples (drawn by the Python engine, for Isolde) may
         take a fifth of it; the search gets the rest."""
         return None if self.seconds is None else start + self.seconds / 5
+
+
+def _check_leaf_network(network: LeafNetwork, game: KernelGame) -> None:
+    """A network the compiled search can evaluate on `game`'s observations: the kernel must
+    write them, the input must be their size (the kernel writes that many entries) and the
+    value head must value every seat the game can seat."""
+    if not COMPILED_OBSERVATION[game.code]:
+        raise ValueError(f"{game.name} has no compiled observation: no network at the leaves")
+    size = int(game.module.OBSERVATION_SIZE)
+    if network.sizes.shape[0] < 2 or int(network.sizes[0]) != size:
+        inputs = int(network.sizes[0]) if network.sizes.shape[0] else 0
+        raise ValueError(
+            f"the leaf network reads {inputs} inputs, but a {game.name} observation has {size}"
+        )
+    seats = load(game.name).max_players
+    if int(network.sizes[-1]) < seats:
+        raise ValueError(
+            f"the leaf network values {int(network.sizes[-1])} seats; {game.name} seats {seats}"
+        )
 
 
 def most_visited(visits: np.ndarray, value_sums: np.ndarray) -> int:
@@ -535,6 +664,7 @@ __all__ = [
     "KERNEL_GAMES",
     "KernelGame",
     "KernelMCTSAgent",
+    "LeafNetwork",
     "has_kernel",
     "kernel_state",
 ]

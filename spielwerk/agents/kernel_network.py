@@ -1,23 +1,29 @@
-"""The seat `net` of a game with a compiled kernel: the compiled search, with the network at
-its root.
+"""The seat `net` of a game with a compiled kernel: the compiled search, with the network's
+value head at its leaves, at its root, or both, as the model file says.
 
 The compiled information-set MCTS (`spielwerk.agents.kernel_mcts`) runs tens of thousands of
-iterations a second, but its tree lives in Numba arrays and cannot call a network at every
-node. So the network judges the root's moves instead, once a decision: for each legal move,
-the value head reads the seat's observation tensor right after that move (applied to the
-Turn's sample, a state of the seat's information set: the tensor depends on the seat's view
-alone). The move played maximises
+iterations a second; a search written in Python around the network gets a few hundred in the
+same time. So the network joins the compiled search:
 
-    (1 - blend) x the search's mean value of the move + blend x the network's value of it,
+- `leaf_mix` (Witches and Tintenherz, whose kernels write observation tensors): every new
+  leaf is valued by the value head, compiled (`kernel_mcts.network_values`), reading the
+  searching seat's observation of the leaf: (1 - leaf_mix) x a random rollout + leaf_mix x
+  the network, the mix of a value network with rollouts that AlphaGo made at its leaves
+  (Silver et al. 2016, "Mastering the game of Go with deep neural networks and tree search",
+  lambda = 0.5); at 1 no rollout is played, as in AlphaZero.
+- `blend`: once a decision, for each legal move, the value head reads the seat's own
+  observation tensor right after that move (applied to the Turn's sample, a state of the
+  seat's information set: the tensor depends on the seat's view alone), and the move played
+  maximises (1 - blend) x the search's mean value of the move + blend x the network's value
+  of it, among the moves the search visited at least `MIN_VISIT_SHARE` as often as its
+  favourite.
 
-among the moves the search visited at least `MIN_VISIT_SHARE` as often as its favourite: the
-mix of a value network with rollout values that AlphaGo made at its leaves (Silver et al.
-2016, "Mastering the game of Go with deep neural networks and tree search", lambda = 0.5),
-here at the root's children. The value head was trained on the outcomes of real games,
-where the search values a move by random play in determinized worlds (each iteration sees
-every hidden card), so the two err differently. Whether their mix decides better depends on
-the game and the budget (docs/learning.md: a little better than mcts:1000 in Tintenherz at
-1,000 iterations, worse at 5,000 and in Witches).
+The value head was trained on the outcomes of real games, where the search values a move by
+random play in determinized worlds (each iteration sees every hidden card), so the two err
+differently. Which use pays depends on the game and on how much the value head learned
+(docs/learning.md: in Tintenherz the network at every leaf beats mcts:1000 at the same time a
+decision; the root blend only ties it, and in Witches, whose value head learned little,
+neither helps).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spielwerk.agents.base import Agent, Turn
-from spielwerk.agents.kernel_mcts import KernelMCTSAgent, most_visited
+from spielwerk.agents.kernel_mcts import KernelMCTSAgent, LeafNetwork, most_visited
 from spielwerk.agents.network import Model
 from spielwerk.core.actions import Action
 
@@ -66,6 +72,7 @@ class KernelNetworkAgent(Agent):
         blend: float = DEFAULT_BLEND,
         exploration: float = 0.7,
         score_weight: float = 0.0,
+        leaf_mix: float = 0.0,
     ) -> None:
         self.model = model
         self.blend = blend if model is not None else 0.0
@@ -78,6 +85,8 @@ class KernelNetworkAgent(Agent):
             exploration=exploration,
             seed=seed,
             score_weight=score_weight,
+            leaf_network=None if model is None or not leaf_mix else leaf_network(model),
+            leaf_mix=leaf_mix if model is not None else 0.0,
         )
 
     @property
@@ -119,3 +128,19 @@ class KernelNetworkAgent(Agent):
             rows.append(np.asarray(after.observation_tensor(turn.player), dtype=np.float32))
         _, values = self.model.forward(np.stack(rows))
         return values[:, 0].astype(np.float64)
+
+
+def leaf_network(model: Model) -> LeafNetwork:
+    """The model's value network (hidden layers and value head, no policy) in the padded form
+    the compiled search evaluates at its leaves (`kernel_mcts.network_values`)."""
+    params = model.params
+    names = [f"hidden_{i}" for i in range(len(model.hidden))] + ["value"]
+    matrices = [params[f"{name}/w"] for name in names]
+    sizes = [matrices[0].shape[0]] + [matrix.shape[1] for matrix in matrices]
+    widest_in, widest_out = max(sizes[:-1]), max(sizes[1:])
+    weights = np.zeros((len(names), widest_in, widest_out), dtype=np.float32)
+    biases = np.zeros((len(names), widest_out), dtype=np.float32)
+    for layer, (name, matrix) in enumerate(zip(names, matrices, strict=True)):
+        weights[layer, : matrix.shape[0], : matrix.shape[1]] = matrix
+        biases[layer, : matrix.shape[1]] = params[f"{name}/b"]
+    return LeafNetwork(weights, biases, np.asarray(sizes, dtype=np.int64))

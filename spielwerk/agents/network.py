@@ -466,6 +466,7 @@ def network_player(
         if exploration is None
         else exploration,
         score_weight=model.score_weight,
+        leaf_mix=float(model.metadata.get("leaf_mix", 0.0)),
     )
 
 
