@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -622,10 +623,15 @@ def train(
     ] = None,
     expert: Annotated[
         str,
-        typer.Option(
-            help="auto, kernel (the compiled search, network at its root) or search (PUCT)"
-        ),
+        typer.Option(help="auto, kernel (the compiled search with the network) or search (PUCT)"),
     ] = "auto",
+    leaf_mix: Annotated[
+        float,
+        typer.Option(
+            help="kernel expert: the network's share of each new leaf's value in self-play "
+            "and in the model's play (0: rollouts only)"
+        ),
+    ] = 0.0,
 ) -> None:
     """Learn a policy-and-value network by self-play with network-guided search (expert
     iteration) and write it as a model file for the seat net:FILE (docs/learning.md)."""
@@ -659,6 +665,8 @@ def train(
         command += f" --jobs {jobs}" + "".join(f" --option {k}={v}" for k, v in options.items())
         if expert != "auto":
             command += f" --expert {expert}"
+        if leaf_mix:
+            command += f" --leaf-mix {leaf_mix:g}"
         config = TrainConfig(
             game=loaded.name,
             players=players,
@@ -673,6 +681,7 @@ def train(
             command=command,
             expert=expert,
         )
+        config = replace(config, kernel_search=replace(config.kernel_search, leaf_mix=leaf_mix))
         run = Run(config, resume=resume)
     console = _console()
     console.print(

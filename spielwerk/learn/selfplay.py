@@ -55,6 +55,9 @@ class SearchSettings:
     """Each game's first decisions sample their move from the visit shares (exploration)."""
     blend: float = 0.4
     """`kernel` games: the network's share of a root move's value."""
+    leaf_mix: float = 0.0
+    """`kernel` games with a compiled observation: the network's share of a new leaf's value
+    (0: random rollouts only; `kernel_network` module doc)."""
 
 
 @dataclass(frozen=True)
@@ -249,6 +252,7 @@ def _kernel_decider(task: GameTask, rng: random.Random) -> Decider:
                 blend=settings.blend,
                 exploration=settings.exploration,
                 score_weight=task.score_weight,
+                leaf_mix=settings.leaf_mix,
             )
         turn = make_turn(state, seat, True, rng)
         judged = agent.judge(turn)  # in the order of turn.legal_actions, that of `legal`

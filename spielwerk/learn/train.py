@@ -230,6 +230,7 @@ class Run:
             raise TrainingError(f"{config.game} defines no observation tensor to learn from")
         self.score_weight = SCORE_WEIGHTS.get(config.game, 0.0)
         self.expert = resolve_expert(config.expert, config.game)
+        check_leaf_mix(config.kernel_search.leaf_mix, self.expert, config.game)
         self.base_metadata = network_metadata(
             self.game, [config.players], config.hidden, self.score_weight
         )
@@ -267,7 +268,7 @@ class Run:
             else config.play_iterations,
         }
         if self.kernel:
-            how.update(search=KERNEL, blend=self.settings.blend)
+            how.update(search=KERNEL, blend=self.settings.blend, leaf_mix=self.settings.leaf_mix)
         return {
             **self.base_metadata,
             **how,
@@ -524,6 +525,20 @@ def resolve_expert(expert: str, game: str) -> str:
             f"(games with one: {', '.join(KERNEL_GAMES)})"
         )
     return expert
+
+
+def check_leaf_mix(leaf_mix: float, expert: str, game: str) -> None:
+    """A leaf mix other than 0 needs the kernel expert and a kernel that writes observations."""
+    if not 0.0 <= leaf_mix <= 1.0:
+        raise TrainingError(f"--leaf-mix must lie in 0..1, not {leaf_mix:g}")
+    if not leaf_mix:
+        return
+    from spielwerk.agents.kernel_mcts import COMPILED_OBSERVATION, KERNEL_GAMES
+
+    if expert != KERNEL:
+        raise TrainingError("--leaf-mix needs the kernel expert (--expert kernel)")
+    if not COMPILED_OBSERVATION[KERNEL_GAMES.index(game)]:
+        raise TrainingError(f"--leaf-mix: the {game} kernel writes no observation tensor")
 
 
 def _prefixed(arrays: dict[str, Any], prefix: str) -> dict[str, Any]:

@@ -152,3 +152,42 @@ def test_a_checkpoint_is_resumed_only_by_the_expert_that_made_it(tmp_path: Path)
     with pytest.raises(TrainingError, match=r"made by the kernel expert.*--expert kernel"):
         Run(kernel_config(out, expert="search"), resume=checkpoint_path(out))
     assert Run(kernel_config(out, expert="auto"), resume=checkpoint_path(out)).expert == KERNEL
+
+
+def test_a_run_with_a_leaf_mix_self_plays_and_writes_it(tmp_path: Path) -> None:
+    """`spielwerk train inkheart_dice --leaf-mix 1`: from the second generation on, self-play
+    values its leaves by the network; the model file plays the same way."""
+    out = tmp_path / "ink.npz"
+    config = kernel_config(
+        out,
+        game="inkheart_dice",
+        players=3,
+        generations=2,
+        kernel_search=replace(TINY_KERNEL, leaf_mix=1.0),
+    )
+    progress = Run(config).run()
+    assert progress.generation == 2
+    model = load_model("inkheart_dice", out)
+    assert model.metadata["leaf_mix"] == 1.0
+    seat = make_agent(f"net:{out}", "inkheart_dice", seed=1)
+    assert isinstance(seat, NetworkAgent) and isinstance(seat.search, KernelNetworkAgent)
+    assert seat.search.search.leaf_mix == 1.0
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"leaf_mix": 1.5}, r"--leaf-mix must lie in 0\.\.1"),
+        ({"game": "isolde", "players": 4}, "the isolde kernel writes no observation tensor"),
+        ({"game": "inkspell", "players": 3, "expert": "auto"}, "needs the kernel expert"),
+    ],
+)
+def test_a_leaf_mix_needs_the_kernel_expert_and_a_compiled_observation(
+    tmp_path: Path, changes: dict[str, object], message: str
+) -> None:
+    mix = float(changes.pop("leaf_mix", 0.5))  # type: ignore[arg-type]
+    config = kernel_config(
+        tmp_path / "x.npz", kernel_search=replace(TINY_KERNEL, leaf_mix=mix), **changes
+    )
+    with pytest.raises(TrainingError, match=message):
+        Run(config)

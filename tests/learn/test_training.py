@@ -157,6 +157,8 @@ def test_train_command_writes_a_model_that_play_seats(tmp_path: Path) -> None:
     assert "trained for 4 players, not 3" in wrong.stderr
     bad = runner.invoke(app, ["train", "witches", "--minutes", "0"])
     assert bad.exit_code == 2 and "--minutes must be positive" in bad.stderr
+    mix = runner.invoke(app, ["train", "isolde", "--leaf-mix", "1", "--out", str(out)])
+    assert mix.exit_code == 2 and "isolde kernel writes no observation tensor" in mix.stderr
 
 
 def test_a_cooperative_evaluation_compares_the_net_team_with_the_heuristic_team() -> None:
