@@ -67,8 +67,8 @@ WITCHES, INKHEART_DICE, ISOLDE = range(3)
 IN_KERNEL_DETERMINIZATION = (True, True, False)
 """Isolde's determinizations come from `IsoldeState.resample` (see its kernel)."""
 COMPILED_OBSERVATION = (True, True, False)
-"""Whether the kernel writes observation tensors (`observe`), which a network at the
-leaves reads."""
+"""Whether the kernel writes observation tensors (`observe`), which a network in the
+compiled search reads."""
 
 
 @kernel
@@ -200,6 +200,30 @@ def network_values(
                     target[j] = 0.0
     for j in range(sizes[layers]):
         out[j] = work[layers % 2, j]
+
+
+@kernel
+def values_after(
+    game: int,
+    s: np.ndarray,
+    player: int,
+    actions: np.ndarray,
+    weights: np.ndarray,
+    biases: np.ndarray,
+    sizes: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """For each of `actions` (legal in `s`), the network's value for `player` of the state
+    right after it, read from `player`'s observation of that state."""
+    observation = np.zeros(sizes[0], dtype=np.float32)
+    work = np.zeros((2, weights.shape[2]), dtype=np.float32)
+    judged = np.zeros(weights.shape[2], dtype=np.float32)
+    for i in range(actions.shape[0]):
+        after = s.copy()
+        apply(game, after, actions[i])
+        observe(game, after, player, observation)
+        network_values(weights, biases, sizes, observation, work, judged)
+        out[i] = judged[0]
 
 
 @kernel

@@ -35,7 +35,13 @@ import numpy as np
 import numpy.typing as npt
 
 from spielwerk.agents.base import Agent, Turn
-from spielwerk.agents.kernel_mcts import KernelMCTSAgent, LeafNetwork, most_visited
+from spielwerk.agents.kernel_mcts import (
+    COMPILED_OBSERVATION,
+    KernelMCTSAgent,
+    LeafNetwork,
+    most_visited,
+    values_after,
+)
 from spielwerk.agents.network import Model
 from spielwerk.core.actions import Action
 
@@ -88,6 +94,13 @@ class KernelNetworkAgent(Agent):
             leaf_network=None if model is None or not leaf_mix else leaf_network(model),
             leaf_mix=leaf_mix if model is not None else 0.0,
         )
+        game = self.search.game
+        # Where the kernel writes observations, the root's moves are judged in the kernel too.
+        self.compiled_network = (
+            leaf_network(model)
+            if model is not None and self.blend and COMPILED_OBSERVATION[game.code]
+            else None
+        )
 
     @property
     def last_iterations(self) -> int:
@@ -119,7 +132,29 @@ class KernelNetworkAgent(Agent):
 
     def network_values(self, turn: Turn) -> npt.NDArray[np.float64]:
         """The value head's value, for the seat, of the state right after each legal move,
-        read from the seat's own observation tensor of it."""
+        read from the seat's own observation tensor of it (written by the kernel where it
+        can: `python_network_values` is the same, built by the engine)."""
+        assert self.model is not None and turn.sample is not None
+        if self.compiled_network is not None:
+            net = self.compiled_network
+            ids = np.array([action.id for action in turn.legal_actions], dtype=np.int64)
+            values = np.zeros(len(ids))
+            state = self.search.game.from_state(turn.sample)
+            values_after(
+                self.search.game.code,
+                state,
+                turn.player,
+                ids,
+                net.weights,
+                net.biases,
+                net.sizes,
+                values,
+            )
+            return values
+        return self.python_network_values(turn)
+
+    def python_network_values(self, turn: Turn) -> npt.NDArray[np.float64]:
+        """`network_values` with the observation tensors built by the engine (Isolde's way)."""
         assert self.model is not None and turn.sample is not None
         rows = []
         for action in turn.legal_actions:

@@ -149,3 +149,29 @@ def test_a_leaf_mix_is_checked() -> None:
         KernelMCTSAgent("witches", 10, leaf_network=net, leaf_mix=0.5)
     with pytest.raises(ValueError, match="values 2 seats"):
         KernelMCTSAgent("witches", 10, leaf_network=constant_network(1235, [0.5] * 2), leaf_mix=1)
+
+
+@pytest.mark.parametrize("name", sorted(LEAF_GAMES))
+def test_the_root_moves_are_judged_in_the_kernel_as_the_engine_judges_them(
+    name: str, tiny_model: TinyModel
+) -> None:
+    """The root blend's values of the legal moves, written and evaluated by the kernel, are
+    those of the engine's observation tensors and the NumPy network."""
+    players = LEAF_GAMES[name]
+    model = tiny_model(spielwerk.load(name), [players], hidden=(16,))
+    agent = KernelNetworkAgent(model, name, iterations=10, seed=0)
+    assert agent.compiled_network is not None
+    checked = 0
+    for seed in range(4):
+        state = mid_game_state(name, players, decisions=6 + 7 * seed, seed=seed)
+        seat = state.to_move
+        if not isinstance(seat, int) or seat < 0:
+            continue
+        turn = make_turn(state, seat, True, random.Random(seed))
+        compiled = agent.network_values(turn)
+        np.testing.assert_allclose(
+            compiled, agent.python_network_values(turn), rtol=1e-4, atol=1e-4
+        )
+        assert not np.allclose(compiled, compiled[0]) or len(compiled) == 1
+        checked += 1
+    assert checked
