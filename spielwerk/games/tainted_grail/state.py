@@ -51,6 +51,9 @@ Task = tuple[Any, ...]
 # Kinds of group action (for joining and performing).
 TRAVEL_KIND, EXPLORE_KIND, LOCATION_KIND = range(3)
 KIND_NAMES = ("travel", "exploration", "location action")
+JOIN_ENERGY = (PARAMS.travel_cost, PARAMS.explore_cost, 0)
+"""The energy each member needs to join a group action, by kind (a location action's cost is
+shared instead)."""
 KIND_KEYS = ("travel", "exploration", "location_action")
 """A group action's kind as a text key (``kind.<key>``)."""
 SIMPLE_KEYS = {
@@ -267,11 +270,10 @@ class TaintedGrailState(State):
         if last < 0:
             return True
         last_part, passed, fallen = self.last_part, self.passed, self.fallen
-        return all(
-            last_part[d] >= last
-            for d in range(self.num_players)
-            if d != c and not passed[d] and not fallen[d]
-        )
+        for d in range(self.num_players):
+            if d != c and not passed[d] and not fallen[d] and last_part[d] < last:
+                return False
+        return True
 
     def _next_actor(self) -> int | None:
         """Who acts next: the lowest-numbered character who may act [seed], unless it chose to
@@ -279,32 +281,36 @@ class TaintedGrailState(State):
         lowest-numbered one must act now (it is not offered `wait` again: the day stays finite).
         Someone always may act: of those who acted, the one whose last action began first has
         seen everyone take part since (each action has its own number)."""
-        ready = [c for c in range(self.num_players) if self.may_act(c)]
-        if not ready:
-            return None
-        for c in ready:
-            if not self.deferred[c]:
-                return c
-        return ready[0]
+        first_ready = None
+        for c in range(self.num_players):
+            if self.may_act(c):
+                if not self.deferred[c]:
+                    return c
+                if first_ready is None:
+                    first_ready = c
+        return first_ready
 
     def location_of(self, c: int) -> int:
         """The location card character c stands on, or -1 in the wyrdness (an empty cell)."""
-        x, y = self.cell[c]
-        place = self.game.scenario.location_at(x, y)
+        place = self.game.scenario.cell_location.get(self.cell[c], -1)
         return place if place >= 0 and self.on_grid[place] else -1
 
     def travel_targets(self, c: int) -> list[int]:
         """Orthogonally adjacent locations joined by an arrow [seed]; from the wyrdness any
         orthogonally adjacent location card, no arrow needed [design]."""
+        return self._travel_targets(c, self.location_of(c))
+
+    def _travel_targets(self, c: int, here: int) -> list[int]:
+        """`travel_targets` of character c, who stands on location `here` (-1: wyrdness)."""
         sc = self.game.scenario
-        here = self.location_of(c)
+        on_grid = self.on_grid
         if here >= 0:
-            return [t for t in sc.locations[here].arrows if self.on_grid[t]]
+            return [t for t in sc.locations[here].arrows if on_grid[t]]
         x, y = self.cell[c]
         targets = []
         for dx, dy in STEP.values():
             place = sc.location_at(x + dx, y + dy)
-            if place >= 0 and self.on_grid[place]:
+            if place >= 0 and on_grid[place]:
                 targets.append(place)
         return sorted(targets)
 
@@ -318,7 +324,9 @@ class TaintedGrailState(State):
         if here >= 0 and sc.locations[here].explore >= 0 and energy >= PARAMS.explore_cost:
             ids.append(EXPLORE)
         if energy >= PARAMS.travel_cost:
-            ids += [lay.travel + t for t in self.travel_targets(c)]
+            travel = lay.travel
+            for t in self._travel_targets(c, here):
+                ids.append(travel + t)
         if here >= 0:
             for a in sc.actions_at[here]:
                 if self.action_available(a, c):
@@ -372,16 +380,14 @@ class TaintedGrailState(State):
     def _others_who_may_join(self, c: int, kind: int) -> tuple[int, ...]:
         """Characters at the same location who have not passed may join, whether or not they
         acted before [seed]; travel and exploration cost each member 1 energy [seed]."""
-        need = {TRAVEL_KIND: PARAMS.travel_cost, EXPLORE_KIND: PARAMS.explore_cost}.get(kind, 0)
-        return tuple(
-            d
-            for d in range(self.num_players)
-            if d != c
-            and not self.passed[d]
-            and not self.fallen[d]
-            and self.cell[d] == self.cell[c]
-            and self.energy[d] >= need
-        )
+        need = JOIN_ENERGY[kind]
+        passed, fallen, cell, energy = self.passed, self.fallen, self.cell, self.energy
+        here = cell[c]
+        others: list[int] = []
+        for d in range(self.num_players):
+            if d != c and not passed[d] and not fallen[d] and cell[d] == here and energy[d] >= need:
+                others.append(d)
+        return tuple(others)
 
     def _begin_group_action(self, c: int, kind: int, target: int) -> None:
         self.actions_today += 1
@@ -719,7 +725,8 @@ class TaintedGrailState(State):
         for item in condition.items:
             if self.item_owner[item] not in involved:
                 return False
-        return all(event in self.quest_pile for event in condition.quests)
+        quests = condition.quests
+        return not quests or all(event in self.quest_pile for event in quests)
 
     def attribute(self, c: int, name: str) -> int:
         """Base value + equipped items' bonuses + bought improvements' bonuses."""
@@ -1059,10 +1066,11 @@ class TaintedGrailState(State):
 
     # ================================================================== legal actions
     def legal_ids(self, player: int | None = None) -> list[int]:
-        actor = self._legal_actor(player)
-        if actor is None:
+        # `to_move` is one seat, CHANCE or TERMINAL (never a set: nobody decides at once).
+        to_move = self.to_move
+        if to_move == TERMINAL or (player is not None and player != to_move):
             return []
-        if actor == CHANCE:
+        if to_move == CHANCE:
             return [i for i, _ in self.chance_ids()]
         lay = self.game.layout
         kind = self.pending[0]
@@ -1087,9 +1095,8 @@ class TaintedGrailState(State):
 
     def _someone_else_ready(self, c: int) -> bool:
         """`wait` is offered only if another character who has not waited yet may act."""
-        return any(
-            d != c and not self.deferred[d] and self.may_act(d) for d in range(self.num_players)
-        )
+        deferred = self.deferred
+        return any(d != c and not deferred[d] and self.may_act(d) for d in range(self.num_players))
 
     def chance_ids(self) -> list[tuple[int, float]]:
         lay = self.game.layout
@@ -1111,51 +1118,54 @@ class TaintedGrailState(State):
 
     # ================================================================== applying actions
     def _apply_id(self, actor: int, action_id: int) -> None:
+        # The id ranges in the layout's order (`actions.py`): the actions without parameters,
+        # then travel, location actions, ..., the guardian die.
         lay = self.game.layout
         kind = self.pending[0]
-        if action_id >= lay.guardian_die:
-            self._guardian_face(self.pending[1], GUARDIAN_FACES[action_id - lay.guardian_die])
-        elif action_id >= lay.roll:
-            self._roll(action_id - lay.roll + 1)
-        elif action_id >= lay.event:
-            self._draw_event(action_id - lay.event)
-        elif action_id >= lay.improve:
-            self._improve(actor, action_id - lay.improve)
-        elif action_id >= lay.unequip:
+        if action_id < lay.travel:
+            if action_id == PASS:
+                self.passed[actor] = True
+                self.pending = ()
+                self._say("passes", name=self._name(actor))
+            elif action_id == WAIT:
+                self.deferred[actor] = True
+                self.pending = ()
+            elif action_id == EXPLORE:
+                self._begin_group_action(actor, EXPLORE_KIND, self.location_of(actor))
+            elif action_id in (JOIN, DECLINE):
+                self._answer_join(action_id == JOIN)
+            elif action_id in (EAT, FAST):
+                self._rest(actor, action_id == EAT)
+            else:  # EQUIP_DONE, SKIP_IMPROVEMENT
+                self.pending = ()
+        elif action_id < lay.location_action:
+            self._begin_group_action(actor, TRAVEL_KIND, action_id - lay.travel)
+        elif action_id < lay.choose:
+            self._begin_group_action(actor, LOCATION_KIND, action_id - lay.location_action)
+        elif action_id < lay.use:
+            self._choose(action_id - lay.choose)
+        elif action_id < lay.equip:
+            self._use(actor, action_id - lay.use)
+        elif action_id < lay.unequip:
+            item = action_id - lay.equip
+            self.equipped[item] = True
+            self.toggled[item] = True
+            self._say("equips", name=self._name(actor), item=self.game.scenario.items[item].name)
+        elif action_id < lay.improve:
             item = action_id - lay.unequip
             self.equipped[item] = False
             self.toggled[item] = True
             self._say(
                 "turns_over", name=self._name(actor), item=self.game.scenario.items[item].name
             )
-        elif action_id >= lay.equip:
-            item = action_id - lay.equip
-            self.equipped[item] = True
-            self.toggled[item] = True
-            self._say("equips", name=self._name(actor), item=self.game.scenario.items[item].name)
-        elif action_id >= lay.use:
-            self._use(actor, action_id - lay.use)
-        elif action_id >= lay.choose:
-            self._choose(action_id - lay.choose)
-        elif action_id >= lay.location_action:
-            self._begin_group_action(actor, LOCATION_KIND, action_id - lay.location_action)
-        elif action_id >= lay.travel:
-            self._begin_group_action(actor, TRAVEL_KIND, action_id - lay.travel)
-        elif action_id == EXPLORE:
-            self._begin_group_action(actor, EXPLORE_KIND, self.location_of(actor))
-        elif action_id == PASS:
-            self.passed[actor] = True
-            self.pending = ()
-            self._say("passes", name=self._name(actor))
-        elif action_id == WAIT:
-            self.deferred[actor] = True
-            self.pending = ()
-        elif action_id in (JOIN, DECLINE):
-            self._answer_join(action_id == JOIN)
-        elif action_id in (EAT, FAST):
-            self._rest(actor, action_id == EAT)
-        elif action_id in (EQUIP_DONE, SKIP_IMPROVEMENT):
-            self.pending = ()
+        elif action_id < lay.event:
+            self._improve(actor, action_id - lay.improve)
+        elif action_id < lay.roll:
+            self._draw_event(action_id - lay.event)
+        elif action_id < lay.guardian_die:
+            self._roll(action_id - lay.roll + 1)
+        else:
+            self._guardian_face(self.pending[1], GUARDIAN_FACES[action_id - lay.guardian_die])
         if kind == "act" and self.pending and self.pending[0] == "act":
             self.pending = ()  # a free action (use): ask again who acts
         self._advance()
