@@ -17,7 +17,7 @@ is asked. Every random event is a chance action; the event deck is an unordered 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
 from spielwerk.core.actions import Action
@@ -69,6 +69,9 @@ LogEntry = tuple[str, tuple[tuple[str, Any], ...]]
 """A log entry: a text key (``narrate.<key>``) and its parameters (see `words.py`)."""
 PLAYING, WON, LOST = 0, 1, -1
 DUSK_STEPS = ("rest", "recover", "dreams", "improve decks", "discard the day's events")
+DUSK_TASKS: tuple[Task, ...] = tuple(("dusk", step) for step in range(len(DUSK_STEPS)))
+DAWN_TASKS: tuple[Task, ...] = (*(("dawn", step) for step in range(1, 9)), ("start_day",))
+"""The end of the day's steps, and dawn's eight steps followed by the day's start, as tasks."""
 LOG_IN_VIEW = 40
 """How many of the latest log lines a view carries."""
 _IMMUTABLE_FIELDS = (
@@ -207,39 +210,44 @@ class TaintedGrailState(State):
                 continue
             actor = self._next_actor()
             if actor is None:
-                self._schedule(*[("dusk", step) for step in range(len(DUSK_STEPS))])
+                self._schedule(DUSK_TASKS)
                 self.phase = "dusk"
                 continue
             self.pending = ("act", actor)
             self._set_to_move()
             return
 
-    def _schedule(self, *tasks: Task) -> None:
+    def _schedule(self, tasks: Sequence[Task]) -> None:
         """Put tasks on top of the stack so that they run in the order given."""
         self.tasks.extend(reversed(tasks))
 
     def _set_to_move(self) -> None:
         kind = self.pending[0]
-        self.to_move = CHANCE if kind in ("event", "roll", "gdie") else int(self.pending[1])
+        self.to_move = CHANCE if kind in ("event", "roll", "gdie") else self.pending[1]
 
     def _run_task(self, task: Task) -> None:
+        # The day's tasks first, then the end of the day's, then dawn's (most frequent first).
         kind = task[0]
         if kind == "dawn":
             self._dawn_step(task[1])
         elif kind == "dusk":
             self._dusk_step(task[1])
-        elif kind == "section":
-            self._section(task[1], task[2], task[3], task[4])
-        elif kind == "test":
-            self.pending = ("roll", *task[1:])
-        elif kind == "arrive":
-            self._arrive(task[1], task[2])
-        elif kind == "encounter":
-            self._encounter(task[1], task[2])
-        elif kind == "instant":
-            self._instant(task[1], task[2])
         elif kind == "perform":
             self._perform(task[1], task[2], task[3])
+        elif kind == "arrive":
+            self._arrive(task[1], task[2])
+        elif kind == "instant":
+            self._instant(task[1], task[2])
+        elif kind == "section":
+            self._section(task[1], task[2], task[3], task[4])
+        elif kind == "encounter":
+            self._encounter(task[1], task[2])
+        elif kind == "test":
+            self.pending = ("roll", *task[1:])
+        elif kind == "rest":
+            self.pending = ("rest", task[1])
+        elif kind == "improve":
+            self.pending = ("improve", task[1])
         elif kind == "expire":
             self._expire(task[1])
         elif kind == "gmove":
@@ -248,10 +256,6 @@ class TaintedGrailState(State):
         elif kind == "equip":
             if self._has_equip_choice(task[1]):
                 self.pending = ("equip", task[1])
-        elif kind == "rest":
-            self.pending = ("rest", task[1])
-        elif kind == "improve":
-            self.pending = ("improve", task[1])
         elif kind == "start_day":
             self._start_day()
         else:  # pragma: no cover - a task kind is always one of the above
@@ -363,7 +367,10 @@ class TaintedGrailState(State):
     def group_affords(self, members: Sequence[int], cost: Cost) -> bool:
         """The characters in `members` together can pay `cost`, each unit by one of them."""
         for resource, amount in cost.amounts:
-            if sum(self._payable(c, resource) for c in members) < amount:
+            payable = 0
+            for c in members:
+                payable += self._payable(c, resource)
+            if payable < amount:
                 return False
         return True
 
@@ -398,7 +405,7 @@ class TaintedGrailState(State):
         if candidates:
             self.pending = ("join", candidates[0], kind, target, (c,), candidates[1:])
         else:
-            self._schedule(("perform", kind, target, (c,)))
+            self._schedule([("perform", kind, target, (c,))])
             self.pending = ()
 
     def _may_decline(self) -> bool:
@@ -420,7 +427,7 @@ class TaintedGrailState(State):
             self.pending = ("join", remaining[0], kind, target, members, remaining[1:])
         else:
             self.pending = ()
-            self._schedule(("perform", kind, target, members))
+            self._schedule([("perform", kind, target, members)])
 
     def _perform(self, kind: int, target: int, members: tuple[int, ...]) -> None:
         sc = self.game.scenario
@@ -432,13 +439,13 @@ class TaintedGrailState(State):
                 self.energy[c] -= PARAMS.travel_cost
             place = sc.locations[target]
             self._say("travel", names=names, n=n, place=place.name)
-            self._schedule(("arrive", target, members))
+            self._schedule([("arrive", target, members)])
         elif kind == EXPLORE_KIND:
             for c in members:
                 self.energy[c] -= PARAMS.explore_cost
             place = sc.locations[self.location_of(members[0])]
             self._say("explore", names=names, n=n, place=place.name)
-            self._schedule(("section", place.explore, members, members[0], -1))
+            self._schedule([("section", place.explore, members, members[0], -1)])
         else:
             action = sc.actions[target]
             paid = self._pay_shared(members, action.cost)
@@ -451,7 +458,7 @@ class TaintedGrailState(State):
             else:
                 self._say("location_action", names=names, label=action.label, cost=cost)
             if action.section >= 0:
-                self._schedule(("section", action.section, members, members[0], -1))
+                self._schedule([("section", action.section, members, members[0], -1)])
             self._apply_effect(action.effect, members, members[0], -1)
 
     def _group_target(self, kind: int, target: int) -> str:
@@ -487,21 +494,21 @@ class TaintedGrailState(State):
         location = sc.locations[place]
         # Only coming to a *new* location is an arrival: an effect that "moves" a character to
         # where it stands triggers nothing [rules file].
-        movers = tuple(c for c in members if not self.fallen[c] and self.location_of(c) != place)
+        movers = tuple([c for c in self._standing(members) if self.location_of(c) != place])
         if not movers:
             return
+        cell = (location.x, location.y)
         for c in movers:
-            self.cell[c] = (location.x, location.y)
+            self.cell[c] = cell
         self._reveal(location.reveals)
         # Those who arrive together (a group that travelled) meet a guardian together, as
         # they perform the arrival together [seed: "1 oder mehrere Charaktere"; design].
-        tasks: list[Task] = [
-            ("encounter", g, movers)
-            for g in range(len(sc.guardians))
-            if self.guardian_at[g] == place
-        ]
+        tasks: list[Task] = []
+        for g, at in enumerate(self.guardian_at):
+            if at == place:
+                tasks.append(("encounter", g, movers))
         tasks.append(("instant", place, movers))
-        self._schedule(*tasks)
+        self._schedule(tasks)
 
     def _reveal(self, places: Sequence[int]) -> None:
         sc = self.game.scenario
@@ -520,7 +527,7 @@ class TaintedGrailState(State):
             return
         guardian = self.game.scenario.guardians[g]
         self._say("meet", names=self._names(here), n=len(here), guardian=guardian.name)
-        self._schedule(("section", guardian.encounter, here, here[0], g))
+        self._schedule([("section", guardian.encounter, here, here[0], g)])
 
     def _instant(self, place: int, members: tuple[int, ...]) -> None:
         """An instant effect fires unless it carries a time marker [design]."""
@@ -531,7 +538,7 @@ class TaintedGrailState(State):
         if not here:
             return
         self.instant_markers[place] = location.instant_markers
-        self._schedule(("section", location.instant, here, here[0], -1))
+        self._schedule([("section", location.instant, here, here[0], -1)])
 
     def _guardian_location(self, g: int) -> int:
         """Where guardian g stands, if on a location card of the grid; else -1."""
@@ -543,7 +550,7 @@ class TaintedGrailState(State):
         """Read a section: its effect, then its choice (if any) for the deciding character."""
         sc = self.game.scenario
         section = sc.sections[s]
-        involved = tuple(c for c in involved if not self.fallen[c])
+        involved = self._standing(involved)
         if not involved:
             return
         if section.title:
@@ -551,7 +558,7 @@ class TaintedGrailState(State):
         else:
             self._say("text", text=section.text)
         self._apply_effect(section.effect, involved, decider, guardian)
-        involved = tuple(c for c in involved if not self.fallen[c])
+        involved = self._standing(involved)
         if not section.choices or not involved:
             return
         if self.fallen[decider]:
@@ -578,7 +585,7 @@ class TaintedGrailState(State):
             follow.append(("test", s, option, involved, decider, guardian))
         if choice.goto >= 0:
             follow.append(("section", choice.goto, involved, decider, guardian))
-        self._schedule(*follow)
+        self._schedule(follow)
         self._apply_effect(choice.effect, involved, decider, guardian)
 
     def _test_total(self, involved: tuple[int, ...], attribute: str) -> int:
@@ -614,7 +621,7 @@ class TaintedGrailState(State):
         sc = self.game.scenario
         if effect.text:
             self._say("text", text=effect.text)
-        alive = tuple(c for c in involved if not self.fallen[c])
+        alive = self._standing(involved)
         receiver = decider if not self.fallen[decider] else (alive[0] if alive else -1)
         # Resource changes go to each character involved, or once, to the deciding character,
         # for a `shared` effect (a static reward such as the food in one store). [design]
@@ -650,9 +657,9 @@ class TaintedGrailState(State):
             self.guardian_at[guardian] = -1
             self._say("defeated", guardian=sc.guardians[guardian].name)
         if effect.move_to >= 0 and alive:
-            movers = tuple(c for c in alive if not self.fallen[c])
+            movers = self._standing(alive)
             self._reveal((effect.move_to,))
-            self._schedule(("arrive", effect.move_to, movers))
+            self._schedule([("arrive", effect.move_to, movers)])
         self._check_outcome()
 
     def _change(self, c: int, resource: str, amount: int) -> None:
@@ -750,7 +757,7 @@ class TaintedGrailState(State):
             if self.holds(win.requires, everyone):
                 self.outcome, self.outcome_text = WON, win.text
                 return
-        for loss in sc.losses:
+        for loss in sc.anytime_losses:
             lost = (
                 (loss.kind == "all_fallen" and all(self.fallen))
                 or (loss.kind == "any_fallen" and any(self.fallen))
@@ -774,7 +781,7 @@ class TaintedGrailState(State):
         self.phase = "dawn"
         self._say("dawn", day=self.day)
         self._check_outcome()
-        self._schedule(*[("dawn", s) for s in range(1, 9)], ("start_day",))
+        self._schedule(DAWN_TASKS)
 
     def _dawn_step(self, step: int) -> None:
         self.step = step
@@ -833,21 +840,20 @@ class TaintedGrailState(State):
                 self._say("wyrdness", name=self._name(c), n=PARAMS.wyrdness_terror)
         self._check_falls(range(self.num_players))
         self._check_outcome()
-        cells = self.in_menhir_range()
+        dials = self.menhir_dial
         gone = []
         for p, place in enumerate(sc.locations):
-            if self.on_grid[p] and (place.x, place.y) not in cells:
-                self.on_grid[p] = False
-                self.instant_markers[p] = 0
-                for a in sc.actions_at[p]:
-                    self.action_markers[a] = 0
-                for g, at in enumerate(self.guardian_at):
-                    if at == p:
-                        self.guardian_at[g] = -1
-                        self._say(
-                            "guardian_discarded", guardian=sc.guardians[g].name, place=place.name
-                        )
-                gone.append(place.name)
+            if not self.on_grid[p] or any(dials[m] >= 0 for m in sc.menhirs_near[p]):
+                continue  # not on the grid, or in range of a menhir still active
+            self.on_grid[p] = False
+            self.instant_markers[p] = 0
+            for a in sc.actions_at[p]:
+                self.action_markers[a] = 0
+            for g, at in enumerate(self.guardian_at):
+                if at == p:
+                    self.guardian_at[g] = -1
+                    self._say("guardian_discarded", guardian=sc.guardians[g].name, place=place.name)
+            gone.append(place.name)
         if gone:
             self._say("discarded", places=tuple(gone))
 
@@ -883,12 +889,12 @@ class TaintedGrailState(State):
         for p, markers in enumerate(self.instant_markers):
             if markers:
                 self.instant_markers[p] = markers - 1
-        self._schedule(*expired)
+        self._schedule(expired)
 
     def _expire(self, d: int) -> None:
         dial = self.game.scenario.dials[d]
         self._say("time_dial_out", dial=dial.name)
-        everyone = tuple(c for c in range(self.num_players) if not self.fallen[c])
+        everyone = self._standing(range(self.num_players))
         if everyone:
             self._apply_effect(dial.expire, everyone, everyone[0], -1)
 
@@ -911,13 +917,13 @@ class TaintedGrailState(State):
             self.today.append(e)
         self._say("event_quest" if event.quest else "event", title=event.title)
         self._check_outcome()
-        everyone = tuple(c for c in range(self.num_players) if not self.fallen[c])
+        everyone = self._standing(range(self.num_players))
         if everyone:
-            self._schedule(("section", event.section, everyone, everyone[0], -1))
+            self._schedule([("section", event.section, everyone, everyone[0], -1)])
 
     def _move_guardians(self) -> None:
         """Step 6: each guardian on the grid moves with the guardian die, in id order."""
-        self._schedule(*[("gmove", g) for g in range(len(self.guardian_at))])
+        self._schedule([("gmove", g) for g in range(len(self.guardian_at))])
 
     def _guardian_face(self, g: int, face: str) -> None:
         """The guardian moves one location along a joined path in the die's direction, if
@@ -945,7 +951,7 @@ class TaintedGrailState(State):
             "guardian_moves", guardian=guardian.name, face=face, place=sc.locations[target].name
         )
         met = [c for c in range(self.num_players) if self.location_of(c) == target]
-        self._schedule(*[("encounter", g, (c,)) for c in met])
+        self._schedule([("encounter", g, (c,)) for c in met])
 
     def _plan(self) -> None:
         """Step 7: the party discusses its plans; no game effect. [seed]"""
@@ -955,11 +961,11 @@ class TaintedGrailState(State):
         most one per keyword, the others are turned over and stay owned. [seed]"""
         self.exhausted = [False] * len(self.exhausted)
         self.toggled = [False] * len(self.toggled)
-        self._schedule(*[("equip", c) for c in range(self.num_players) if not self.fallen[c]])
+        self._schedule([("equip", c) for c in self._standing(range(self.num_players))])
 
     def _has_equip_choice(self, c: int) -> bool:
         """Asked only of characters who own an item that is not equipped. [design]"""
-        return any(owner == c and not self.equipped[i] for i, owner in enumerate(self.item_owner))
+        return (c, False) in zip(self.item_owner, self.equipped, strict=True)
 
     def _equip_ids(self, c: int) -> list[int]:
         lay = self.game.layout
@@ -987,12 +993,12 @@ class TaintedGrailState(State):
     def _dusk_step(self, step: int) -> None:
         sc = self.game.scenario
         self._say("dusk_step", day=self.day, dusk_name=step)
-        alive = [c for c in range(self.num_players) if not self.fallen[c]]
+        alive = self._standing(range(self.num_players))
         if step == 0:
             # Rest: a character who eats 1 food gains 1 health and loses 1 terror. [design]
             for c in alive:
                 self.ate[c] = False
-            self._schedule(*[("rest", c) for c in alive if self.food[c] >= PARAMS.food_eaten])
+            self._schedule([("rest", c) for c in alive if self.food[c] >= PARAMS.food_eaten])
         elif step == 1:
             self._recover(alive)
         elif step == 2:
@@ -1003,7 +1009,7 @@ class TaintedGrailState(State):
                     self._say("dream", text=dream.text)
                     self._apply_effect(dream.effect, everyone, everyone[0], -1)
         elif step == 3:
-            self._schedule(*[("improve", c) for c in alive if self._improvements(c)])
+            self._schedule([("improve", c) for c in alive if self._improvements(c)])
         else:
             self.discard += self.today
             self.today = []
@@ -1508,11 +1514,19 @@ class TaintedGrailState(State):
         return zones
 
     # ================================================================== small helpers
+    def _standing(self, members: Iterable[int]) -> tuple[int, ...]:
+        """Those of `members` who have not fallen, in their order."""
+        fallen = self.fallen
+        if True not in fallen:
+            return tuple(members)  # nobody has fallen (the common case)
+        return tuple([c for c in members if not fallen[c]])
+
     def _name(self, c: int) -> str:
         return self.game.scenario.characters[c].name
 
     def _names(self, members: Sequence[int]) -> tuple[str, ...]:
-        return tuple(self._name(c) for c in members)
+        characters = self.game.scenario.characters
+        return tuple([characters[c].name for c in members])
 
     def _say(self, key: str, **params: Any) -> None:
         """A log entry: a text key (``narrate.<key>``) and its parameters (`words.line`)."""
