@@ -511,6 +511,8 @@ class TaintedGrailState(State):
         self._schedule(tasks)
 
     def _reveal(self, places: Sequence[int]) -> None:
+        if not places:
+            return
         sc = self.game.scenario
         shown = [p for p in places if not self.on_grid[p]]
         for p in shown:
@@ -752,7 +754,7 @@ class TaintedGrailState(State):
         if self.outcome != PLAYING:
             return
         sc = self.game.scenario
-        everyone = tuple(range(self.num_players))
+        everyone = range(self.num_players)
         for win in sc.wins:
             if self.holds(win.requires, everyone):
                 self.outcome, self.outcome_text = WON, win.text
@@ -1102,7 +1104,11 @@ class TaintedGrailState(State):
     def _someone_else_ready(self, c: int) -> bool:
         """`wait` is offered only if another character who has not waited yet may act."""
         deferred = self.deferred
-        return any(d != c and not deferred[d] and self.may_act(d) for d in range(self.num_players))
+        # A loop rather than any(): no generator object in every legal_ids of the day.
+        for d in range(self.num_players):  # noqa: SIM110
+            if d != c and not deferred[d] and self.may_act(d):
+                return True
+        return False
 
     def chance_ids(self) -> list[tuple[int, float]]:
         lay = self.game.layout
