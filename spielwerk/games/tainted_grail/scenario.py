@@ -281,9 +281,9 @@ class Scenario:
 
     actions_at: tuple[tuple[int, ...], ...] = ()  # location -> its location actions
     usable_items: tuple[int, ...] = ()  # items with a use effect
-    menhirs_near: tuple[tuple[int, ...], ...] = ()
-    """location -> the menhirs in whose range its cell lies (their site or a cell next to it,
-    diagonals included): it is in range while one of them is active."""
+    menhir_range: tuple[tuple[int, ...], ...] = ()
+    """menhir -> the locations in its range: on its site's cell or a cell next to it, diagonals
+    included."""
     anytime_losses: tuple[Outcome, ...] = ()
     """The losses that can come at any time (not `no_menhir` or `day_limit`, which are
     checked at dawn and at the end of the day)."""
@@ -296,15 +296,15 @@ class Scenario:
         usable = tuple(i for i, item in enumerate(self.items) if item.use is not None)
         object.__setattr__(self, "usable_items", usable)
         sites = [self.locations[m.location] for m in self.menhirs]
-        near = tuple(
+        ranges = tuple(
             tuple(
-                m
-                for m, site in enumerate(sites)
+                p
+                for p, place in enumerate(self.locations)
                 if abs(place.x - site.x) <= 1 and abs(place.y - site.y) <= 1
             )
-            for place in self.locations
+            for site in sites
         )
-        object.__setattr__(self, "menhirs_near", near)
+        object.__setattr__(self, "menhir_range", ranges)
         anytime = tuple(loss for loss in self.losses if loss.kind not in ("no_menhir", "day_limit"))
         object.__setattr__(self, "anytime_losses", anytime)
 

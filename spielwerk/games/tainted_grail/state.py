@@ -214,7 +214,7 @@ class TaintedGrailState(State):
                 self.phase = "dusk"
                 continue
             self.pending = ("act", actor)
-            self._set_to_move()
+            self.to_move = actor
             return
 
     def _schedule(self, tasks: Sequence[Task]) -> None:
@@ -842,11 +842,14 @@ class TaintedGrailState(State):
                 self._say("wyrdness", name=self._name(c), n=PARAMS.wyrdness_terror)
         self._check_falls(range(self.num_players))
         self._check_outcome()
-        dials = self.menhir_dial
+        in_range: set[int] = set()  # the locations in range of a menhir still active
+        for m, dial in enumerate(self.menhir_dial):
+            if dial >= 0:
+                in_range.update(sc.menhir_range[m])
         gone = []
         for p, place in enumerate(sc.locations):
-            if not self.on_grid[p] or any(dials[m] >= 0 for m in sc.menhirs_near[p]):
-                continue  # not on the grid, or in range of a menhir still active
+            if not self.on_grid[p] or p in in_range:
+                continue
             self.on_grid[p] = False
             self.instant_markers[p] = 0
             for a in sc.actions_at[p]:
@@ -885,12 +888,14 @@ class TaintedGrailState(State):
             elif value > 1:
                 self.dial_values[d] = value - 1
                 self._say("time_dial", dial=sc.dials[d].name, value=value - 1)
-        for a, markers in enumerate(self.action_markers):
-            if markers:
-                self.action_markers[a] = markers - 1
-        for p, markers in enumerate(self.instant_markers):
-            if markers:
-                self.instant_markers[p] = markers - 1
+        if any(self.action_markers):
+            for a, markers in enumerate(self.action_markers):
+                if markers:
+                    self.action_markers[a] = markers - 1
+        if any(self.instant_markers):
+            for p, markers in enumerate(self.instant_markers):
+                if markers:
+                    self.instant_markers[p] = markers - 1
         self._schedule(expired)
 
     def _expire(self, d: int) -> None:
