@@ -11,7 +11,7 @@ from spielwerk.core.game import Game
 from spielwerk.core.options import OptionSpec
 from spielwerk.games.tainted_grail.actions import Layout, build_action_table
 from spielwerk.games.tainted_grail.observation import GrailObservation
-from spielwerk.games.tainted_grail.params import PARAMS
+from spielwerk.games.tainted_grail.params import GUARDIAN_FACES, PARAMS
 from spielwerk.games.tainted_grail.scenario import Scenario, load_scenario
 from spielwerk.games.tainted_grail.state import TaintedGrailState
 from spielwerk.games.tainted_grail.words import translation_table
@@ -36,6 +36,10 @@ class TaintedGrailGame(Game):
     translations: dict[str, dict[str, str]]
     """The scenario's texts in other languages (`words.translation_table`), in every view."""
     observation: GrailObservation
+    roll_outcomes: tuple[tuple[int, ...], tuple[float, ...]]
+    guardian_outcomes: tuple[tuple[int, ...], tuple[float, ...]]
+    """The test die's and the guardian die's outcome ids and probabilities (they never
+    change during a game)."""
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
@@ -52,6 +56,17 @@ class TaintedGrailGame(Game):
         self.scenario = load_scenario(str(self.options["scenario"]))
         self.layout = Layout.of(self.scenario)
         self.translations = translation_table(self.scenario)
+        faces = PARAMS.test_die_faces
+        self.roll_outcomes = (
+            tuple(self.layout.roll + v for v in range(faces)),
+            (1.0 / faces,) * faces,
+        )
+        die = self.scenario.guardian_die
+        shown = [f for f, face in enumerate(GUARDIAN_FACES) if face in die]
+        self.guardian_outcomes = (
+            tuple(self.layout.guardian_die + f for f in shown),
+            tuple(die.count(GUARDIAN_FACES[f]) / len(die) for f in shown),
+        )
         return build_action_table(self.scenario, self.layout)
 
     def _new_state(self, num_players: int, seed: int) -> TaintedGrailState:

@@ -1084,7 +1084,7 @@ class TaintedGrailState(State):
         if to_move == TERMINAL or (player is not None and player != to_move):
             return []
         if to_move == CHANCE:
-            return [i for i, _ in self.chance_ids()]
+            return list(self._chance_table()[0])
         lay = self.game.layout
         kind = self.pending[0]
         c = self.pending[1]
@@ -1116,22 +1116,28 @@ class TaintedGrailState(State):
         return False
 
     def chance_ids(self) -> list[tuple[int, float]]:
-        lay = self.game.layout
+        ids, weights = self._chance_table()
+        return list(zip(ids, weights, strict=True))
+
+    def sample_chance_id(self, rng: random.Random) -> int:
+        # The draw of `State.sample_chance_id` (`rng.choices` over the outcomes' weights),
+        # without pairing the outcomes up first.
+        ids, weights = self._chance_table()
+        return rng.choices(ids, weights)[0]
+
+    def _chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
+        """The pending chance event's outcome ids and their probabilities (none without one):
+        an event card drawn from the unordered deck, the test die, or the guardian die."""
+        game = self.game
         kind = self.pending[0] if self.pending else ""
         if kind == "event":
-            p = 1.0 / len(self.deck)
-            return [(lay.event + e, p) for e in sorted(self.deck)]
+            first, deck = game.layout.event, sorted(self.deck)
+            return [first + e for e in deck], [1.0 / len(deck)] * len(deck)
         if kind == "roll":
-            faces = PARAMS.test_die_faces
-            return [(lay.roll + v, 1.0 / faces) for v in range(faces)]
+            return game.roll_outcomes
         if kind == "gdie":
-            die = self.game.scenario.guardian_die
-            return [
-                (lay.guardian_die + f, die.count(face) / len(die))
-                for f, face in enumerate(GUARDIAN_FACES)
-                if face in die
-            ]
-        return []
+            return game.guardian_outcomes
+        return (), ()
 
     # ================================================================== applying actions
     def _apply_id(self, actor: int, action_id: int) -> None:
