@@ -1106,6 +1106,19 @@ class TaintedGrailState(State):
             return [SKIP_IMPROVEMENT] + [lay.improve + i for i in self._improvements(c)]
         return []  # pragma: no cover
 
+    def is_legal_id(self, actor: int, action_id: int) -> bool:
+        """The check of `apply`, without listing where the answer is plain: pass is always
+        offered to the character to act, rest is eat or fast, a chance outcome is one of the
+        pending event's; anything else is looked up in `legal_ids`."""
+        kind = self.pending[0] if self.pending and actor == self.to_move else ""
+        if kind == "act" and action_id == PASS:
+            return True
+        if kind == "rest":
+            return action_id in (EAT, FAST)
+        if kind in ("event", "roll", "gdie"):
+            return action_id in self._chance_table()[0]
+        return action_id in self.legal_ids(actor)
+
     def _someone_else_ready(self, c: int) -> bool:
         """`wait` is offered only if another character who has not waited yet may act."""
         deferred = self.deferred
