@@ -232,8 +232,6 @@ class TaintedGrailState(State):
             self._dawn_step(task[1])
         elif kind == "dusk":
             self._dusk_step(task[1])
-        elif kind == "perform":
-            self._perform(task[1], task[2], task[3])
         elif kind == "arrive":
             self._arrive(task[1], task[2])
         elif kind == "instant":
@@ -405,8 +403,8 @@ class TaintedGrailState(State):
         if candidates:
             self.pending = ("join", candidates[0], kind, target, (c,), candidates[1:])
         else:
-            self._schedule([("perform", kind, target, (c,))])
             self.pending = ()
+            self._perform(kind, target, (c,))  # nobody else may join: at once
 
     def _may_decline(self) -> bool:
         """A character asked to join a location action may decline unless the others (those
@@ -427,7 +425,7 @@ class TaintedGrailState(State):
             self.pending = ("join", remaining[0], kind, target, members, remaining[1:])
         else:
             self.pending = ()
-            self._schedule([("perform", kind, target, members)])
+            self._perform(kind, target, members)  # everyone was asked
 
     def _perform(self, kind: int, target: int, members: tuple[int, ...]) -> None:
         sc = self.game.scenario
@@ -439,7 +437,7 @@ class TaintedGrailState(State):
                 self.energy[c] -= PARAMS.travel_cost
             place = sc.locations[target]
             self._say("travel", names=names, n=n, place=place.name)
-            self._schedule([("arrive", target, members)])
+            self._arrive(target, members)
         elif kind == EXPLORE_KIND:
             for c in members:
                 self.energy[c] -= PARAMS.explore_cost
@@ -507,6 +505,9 @@ class TaintedGrailState(State):
         for g, at in enumerate(self.guardian_at):
             if at == place:
                 tasks.append(("encounter", g, movers))
+        if not tasks:
+            self._instant(place, movers)  # no guardian here: the instant effect at once
+            return
         tasks.append(("instant", place, movers))
         self._schedule(tasks)
 
