@@ -226,36 +226,36 @@ class TaintedGrailState(State):
         self.to_move = CHANCE if kind in ("event", "roll", "gdie") else self.pending[1]
 
     def _run_task(self, task: Task) -> None:
-        # The day's tasks first, then the end of the day's, then dawn's (most frequent first).
+        # The most frequent kinds first (in random play: dawn, dusk, rest, equip, section, ...).
         kind = task[0]
         if kind == "dawn":
             self._dawn_step(task[1])
         elif kind == "dusk":
             self._dusk_step(task[1])
-        elif kind == "arrive":
-            self._arrive(task[1], task[2])
-        elif kind == "instant":
-            self._instant(task[1], task[2])
-        elif kind == "section":
-            self._section(task[1], task[2], task[3], task[4])
-        elif kind == "encounter":
-            self._encounter(task[1], task[2])
-        elif kind == "test":
-            self.pending = ("roll", *task[1:])
         elif kind == "rest":
             self.pending = ("rest", task[1])
-        elif kind == "improve":
-            self.pending = ("improve", task[1])
-        elif kind == "expire":
-            self._expire(task[1])
-        elif kind == "gmove":
-            if self._guardian_location(task[1]) >= 0:
-                self.pending = ("gdie", task[1])
         elif kind == "equip":
             if self._has_equip_choice(task[1]):
                 self.pending = ("equip", task[1])
+        elif kind == "section":
+            self._section(task[1], task[2], task[3], task[4])
+        elif kind == "gmove":
+            if self._guardian_location(task[1]) >= 0:
+                self.pending = ("gdie", task[1])
         elif kind == "start_day":
             self._start_day()
+        elif kind == "improve":
+            self.pending = ("improve", task[1])
+        elif kind == "encounter":
+            self._encounter(task[1], task[2])
+        elif kind == "instant":
+            self._instant(task[1], task[2])
+        elif kind == "test":
+            self.pending = ("roll", *task[1:])
+        elif kind == "arrive":
+            self._arrive(task[1], task[2])
+        elif kind == "expire":
+            self._expire(task[1])
         else:  # pragma: no cover - a task kind is always one of the above
             raise AssertionError(f"unknown task {task!r}")
 
