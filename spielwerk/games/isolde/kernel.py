@@ -1,11 +1,14 @@
 """Die Holde Isolde as a compiled kernel (Numba): the hot path of search and self-play.
 
-A state is one flat int64 array (`SIZE` entries): cards as counts per kind (the deck, each
-seat's packet, picks and hand), each board's distances and stack order, the scores and the
-Isolde moves still to make. The rules are those of `state.py`, which stays the reference:
-`tests/isolde/test_isolde_kernel.py` steps both engines side by side over thousands of seeded
-games at every player count and every option, comparing the legal actions (same order as
-`legal_ids`), who is to move and the scores at every step.
+A state is one flat int64 array (`SIZE` entries): the deck still to deal as a mask of card
+ids (bit `c` = card `c`, the cards of a kind next to each other), each seat's packet, picks and
+hand as one int64 of counts per kind (2 bits a kind: no kind has more than three cards), each
+board's distances and stack order, the scores and the Isolde moves still to make. The kinds a
+seat holds are then a bit mask, so listing or drawing a move visits only the kinds held, and a
+card is dealt by drawing a card id (no scan over the kinds). The rules are those of `state.py`,
+which stays the reference: `tests/kernels/test_kernel_equivalence.py` steps both engines side
+by side over thousands of seeded games at every player count and every option, comparing the
+legal actions (same order as `legal_ids`), who is to move and the scores at every step.
 
 Hidden information is not dealt afresh here: a search draws its determinizations with
 `IsoldeState.resample` (the draft makes the exact sampler a job for the reference engine) and
@@ -18,7 +21,7 @@ import numpy as np
 
 from spielwerk.core.batch import BatchResult
 from spielwerk.core.kernel import inline_kernel, kernel
-from spielwerk.core.kernel_ops import generator, new_generator, uniform
+from spielwerk.core.kernel_ops import generator, lowest_bit, new_generator, popcount, uniform
 from spielwerk.core.state import CHANCE, TERMINAL
 from spielwerk.games.isolde.actions import (
     BONUS,
@@ -86,7 +89,21 @@ _RESET = {RESET_START: 0, RESET_SPREAD: 1}
 RESET = np.array([_RESET.get(b.reset, 2) for b in BOARDS], dtype=np.int64)
 ADVANCED_RESET = np.array([_RESET.get(b.advanced_reset, 2) for b in BOARDS], dtype=np.int64)
 VALUE = np.array([kind.value for kind in PARAMS.kinds], dtype=np.int64)
-DECK = np.array(PARAMS.deck, dtype=np.int64)
+
+# A seat's card set: 2 bits of count per kind, kind k at bits 2k and 2k+1 (one card: 1 << 2k).
+LOW_BITS = sum(1 << 2 * k for k in range(NUM_KINDS))
+"""The low bit of every kind's count."""
+assert max(PARAMS.deck) <= 3  # a kind's count fits its 2 bits, in any set of one round
+# The deck: one bit per card, card ids grouped by kind (kind 0's cards first).
+KIND_OF_CARD = np.array(
+    [k for k, count in enumerate(PARAMS.deck) for _ in range(count)], dtype=np.int64
+)
+KIND_CARDS = np.array(
+    [sum(1 << c for c, kind in enumerate(KIND_OF_CARD) if kind == k) for k in range(NUM_KINDS)],
+    dtype=np.int64,
+)
+FULL_DECK = (1 << DECK_SIZE) - 1
+assert DECK_SIZE < 63
 PLAYS_OF = np.full((NUM_KINDS, 2), -1, dtype=np.int64)
 for _k, _kind in enumerate(PARAMS.kinds):
     for _i, _board_index in enumerate(_kind.boards):
@@ -113,12 +130,14 @@ DIRECTIONS = np.array(PARAMS.pass_directions, dtype=np.int64)
     STEPS,
     BONUS_LEFT,
     SETBACK_LEFT,
-) = range(16)
-POOL = 16
-PACKETS = POOL + NUM_KINDS  # per seat, counts per kind
-KEPT = PACKETS + SEATS * NUM_KINDS
-HANDS = KEPT + SEATS * NUM_KINDS
-DIST = HANDS + SEATS * NUM_KINDS  # per board, per seat
+    POOL,
+    DEAL_TO,
+) = range(18)
+"""`POOL`: the cards still to deal (a mask of card ids); `DEAL_TO`: who gets the next one."""
+PACKETS = 18  # per seat, a card set (counts per kind)
+KEPT = PACKETS + SEATS
+HANDS = KEPT + SEATS
+DIST = HANDS + SEATS  # per board, per seat
 ORDER = DIST + NUM_BOARDS * SEATS  # per board, rearmost first
 SCORES = ORDER + NUM_BOARDS * SEATS
 BONUS_QUEUE = SCORES + SEATS  # (seat, place, steps) x 3, next first
@@ -186,11 +205,16 @@ def from_state(state: IsoldeState) -> np.ndarray:
     s[RESET_RULE] = game.reset_rule
     s[QUEST_FIRST] = game.tables[QUEST][0]
     s[STEPS] = len(state.history)
-    s[POOL : POOL + NUM_KINDS] = state.pool
+    pool = 0
+    for k, count in enumerate(state.pool):  # which cards of a kind are left does not matter
+        for c in [c for c in range(DECK_SIZE) if KIND_OF_CARD[c] == k][:count]:
+            pool |= 1 << c
+    s[POOL] = pool
+    s[DEAL_TO] = (state.start_player + DECK_SIZE - state.deck_left) % n
     for p in range(n):
         for block, cards in ((PACKETS, state.packets), (KEPT, state.kept), (HANDS, state.hands)):
             for kind in cards[p]:
-                s[block + p * NUM_KINDS + kind] += 1
+                s[block + p] += 1 << 2 * kind
         s[SCORES + p] = state.scores[p]
     for b in range(NUM_BOARDS):
         for p in range(n):
@@ -203,6 +227,19 @@ def from_state(state: IsoldeState) -> np.ndarray:
     for i, seat in enumerate(state.setback_seats):
         s[SETBACK + i] = seat
     return s
+
+
+# ---------------------------------------------------------------------- card sets
+@inline_kernel
+def _kinds(cards: int) -> int:
+    """The kinds in a card set as a mask: bit 2k set if it holds kind k."""
+    return (cards | (cards >> 1)) & LOW_BITS
+
+
+@inline_kernel
+def _size(cards: int) -> int:
+    """The number of cards in a card set."""
+    return popcount(cards & LOW_BITS) + 2 * popcount((cards >> 1) & LOW_BITS)
 
 
 # ---------------------------------------------------------------------- legal actions
@@ -233,25 +270,27 @@ def legal(s: np.ndarray, seat: int, out: np.ndarray) -> int:
     count = 0
     if phase == DEALING:
         for k in range(NUM_KINDS):
-            if s[POOL + k]:
+            if s[POOL] & KIND_CARDS[k]:
                 out[count] = DEAL + k
                 count += 1
     elif phase == DRAFTING:
         if not (s[DECIDING] >> seat) & 1:
             return 0
-        row = PACKETS + seat * NUM_KINDS
-        for k in range(NUM_KINDS):
-            if s[row + k]:
-                out[count] = KEEP + seat * NUM_KINDS + k
-                count += 1
+        kinds = _kinds(s[PACKETS + seat])
+        while kinds:
+            out[count] = KEEP + seat * NUM_KINDS + (lowest_bit(kinds) >> 1)
+            count += 1
+            kinds &= kinds - 1
     elif phase == PLAYING:
-        row = HANDS + s[TO_MOVE] * NUM_KINDS
-        for k in range(NUM_KINDS):
-            if s[row + k]:
-                for i in range(2):
-                    if PLAYS_OF[k, i] >= 0:
-                        out[count] = PLAYS_OF[k, i]
-                        count += 1
+        kinds = _kinds(s[HANDS + s[TO_MOVE]])
+        while kinds:
+            k = lowest_bit(kinds) >> 1
+            out[count] = PLAYS_OF[k, 0]
+            count += 1
+            if PLAYS_OF[k, 1] >= 0:
+                out[count] = PLAYS_OF[k, 1]
+                count += 1
+            kinds &= kinds - 1
     elif phase == TIEBREAK:
         for i in range(TOP.shape[0]):
             if _can_go_on_top(s, TOP[i]):
@@ -268,12 +307,14 @@ def legal(s: np.ndarray, seat: int, out: np.ndarray) -> int:
 
 @inline_kernel
 def sample_chance(s: np.ndarray, rng: np.ndarray) -> int:
-    pick = int(uniform(rng) * s[DECK_LEFT])
-    for k in range(NUM_KINDS):
-        if pick < s[POOL + k]:
-            return DEAL + k
-        pick -= s[POOL + k]
-    return DEAL + NUM_KINDS - 1  # unreachable: the deck is never dealt empty
+    """The next card dealt: a uniform card id of the whole deck, drawn again until it is one
+    still to deal (a uniform card of those left; more than half of the 52 are, so fewer than two
+    draws on average). Its kind is dealt: the cards of a kind are alike."""
+    pool = s[POOL]
+    while True:
+        card = int(uniform(rng) * DECK_SIZE)
+        if (pool >> card) & 1:
+            return DEAL + KIND_OF_CARD[card]
 
 
 # ---------------------------------------------------------------------- applying actions
@@ -305,8 +346,9 @@ def _begin_round(s: np.ndarray) -> None:
     n = s[N]
     s[ROUND] += 1
     s[START_PLAYER] = (s[FIRST_START] + s[ROUND] - 1) % n
-    s[POOL : POOL + NUM_KINDS] = DECK
+    s[POOL] = FULL_DECK
     s[DECK_LEFT] = DECK_SIZE
+    s[DEAL_TO] = s[START_PLAYER]
     s[PACKETS:DIST] = 0
     s[DRAFT_STEP] = 0
     s[BONUS_LEFT] = 0
@@ -319,10 +361,12 @@ def _begin_round(s: np.ndarray) -> None:
 @inline_kernel
 def _deal(s: np.ndarray, kind: int) -> None:
     n = s[N]
-    receiver = (s[START_PLAYER] + DECK_SIZE - s[DECK_LEFT]) % n  # from the start player on
-    s[POOL + kind] -= 1
+    receiver = s[DEAL_TO]  # one card at a time, from the start player on
+    s[DEAL_TO] = receiver + 1 if receiver + 1 < n else 0
+    cards = s[POOL] & KIND_CARDS[kind]
+    s[POOL] ^= cards & -cards  # which card of the kind goes does not matter
     s[DECK_LEFT] -= 1
-    s[PACKETS + receiver * NUM_KINDS + kind] += 1
+    s[PACKETS + receiver] += 1 << 2 * kind
     if s[DECK_LEFT] == DECK_SIZE - HAND * n:
         s[PHASE] = DRAFTING
         s[TO_MOVE] = SIMULTANEOUS
@@ -332,28 +376,27 @@ def _deal(s: np.ndarray, kind: int) -> None:
 @inline_kernel
 def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     """Everybody keeps one card face down at once, then passes the rest. [seed]"""
-    s[PACKETS + seat * NUM_KINDS + kind] -= 1
-    s[KEPT + seat * NUM_KINDS + kind] += 1
+    s[PACKETS + seat] -= 1 << 2 * kind
+    s[KEPT + seat] += 1 << 2 * kind
     s[DECIDING] &= ~(1 << seat)
     if s[DECIDING]:
         return
     n = s[N]
     step = DIRECTIONS[(s[ROUND] - 1) % DIRECTIONS.shape[0]] % n
     for _ in range(step):  # each seat gets the packet of the seat `step` before it
-        for k in range(NUM_KINDS):
-            last = s[PACKETS + (n - 1) * NUM_KINDS + k]
-            for p in range(n - 1, 0, -1):
-                s[PACKETS + p * NUM_KINDS + k] = s[PACKETS + (p - 1) * NUM_KINDS + k]
-            s[PACKETS + k] = last
+        last = s[PACKETS + n - 1]
+        for p in range(n - 1, 0, -1):
+            s[PACKETS + p] = s[PACKETS + p - 1]
+        s[PACKETS] = last
     s[DRAFT_STEP] += 1
     if s[DRAFT_STEP] < DRAFT_PICKS:
         s[DECIDING] = (1 << n) - 1
         return
     # The last card passed on is kept without a choice; the five go to the hand. [seed]
-    for i in range(n * NUM_KINDS):
-        s[HANDS + i] = s[KEPT + i] + s[PACKETS + i]
-        s[KEPT + i] = 0
-        s[PACKETS + i] = 0
+    for p in range(n):
+        s[HANDS + p] = s[KEPT + p] + s[PACKETS + p]  # counts add: no kind overflows its 2 bits
+        s[KEPT + p] = 0
+        s[PACKETS + p] = 0
     s[PHASE] = PLAYING
     s[TO_MOVE] = s[START_PLAYER]
     s[DECIDING] = 0
@@ -361,17 +404,14 @@ def _keep(s: np.ndarray, seat: int, kind: int) -> None:
 
 @inline_kernel
 def _play(s: np.ndarray, seat: int, kind: int, board: int) -> None:
-    row = HANDS + seat * NUM_KINDS
-    s[row + kind] -= 1
+    s[HANDS + seat] -= 1 << 2 * kind
     _move(s, board, seat, VALUE[kind])
     n = s[N]
-    left = 0
-    for k in range(NUM_KINDS):
-        left += s[row + k]
-    if seat != (s[START_PLAYER] - 1) % n or left > CARDS_KEPT:
-        s[TO_MOVE] = (seat + 1) % n
+    last = s[START_PLAYER] - 1 if s[START_PLAYER] else n - 1  # the seat before the start
+    if seat != last or _size(s[HANDS + seat]) > CARDS_KEPT:
+        s[TO_MOVE] = seat + 1 if seat + 1 < n else 0
         return
-    s[HANDS : HANDS + n * NUM_KINDS] = 0  # the fifth card is discarded unseen [seed]
+    s[HANDS : HANDS + n] = 0  # the fifth card is discarded unseen [seed]
     _begin_scoring(s)
 
 
@@ -551,7 +591,7 @@ def _end_round(s: np.ndarray) -> None:
     if s[ROUND] == RESET_AFTER:
         _reset_boards(s)
     if s[ROUND] == ROUNDS:
-        s[POOL : POOL + NUM_KINDS] = DECK
+        s[POOL] = FULL_DECK
         s[DECK_LEFT] = DECK_SIZE
         s[PHASE] = OVER
         s[TO_MOVE] = TERMINAL
