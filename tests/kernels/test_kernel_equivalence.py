@@ -125,7 +125,7 @@ def test_kernel_and_engine_agree_over_ten_thousand_games(name: str) -> None:
         play_lockstep(name, players, options, 1_000_000 + seed)
 
 
-@pytest.mark.parametrize("name", ["witches", "inkheart_dice"])
+@pytest.mark.parametrize("name", ["witches", "inkheart_dice", "isolde"])
 def test_kernel_random_games_replay_through_the_engine(name: str) -> None:
     """The kernel's own random games (its chance draws and uniform choices) replay action by
     action through the checked `apply` of the scalar engine to the same final scores."""
@@ -139,7 +139,8 @@ def test_kernel_random_games_replay_through_the_engine(name: str) -> None:
             steps = module.random_game(s, actions, rng)
             state = game.new_state(players, seed=0)
             for action in actions[:steps].tolist():
-                state.apply(action)
+                to_move = state.to_move  # Isolde's draft: the kernel picks lowest seat first
+                state.apply(action, min(to_move) if isinstance(to_move, frozenset) else None)
             assert state.is_terminal()
             code = kernel_mcts.KERNEL_GAMES.index(name)
             assert kernel_scores(code, s, players) == engine_scores(state)
@@ -159,6 +160,51 @@ def test_witches_kernel_random_play_matches_the_engine_in_distribution() -> None
     steps = np.zeros(games, dtype=np.int64)
     witches.play_batch(4, 0, True, games, 5, scores, decisions, steps)
     for seat in range(4):
+        a, b = scalar[:, seat], scores[:, seat].astype(float)
+        error = np.sqrt(a.var() / len(a) + b.var() / len(b))
+        assert abs(a.mean() - b.mean()) < 5 * error
+
+
+def test_isolde_kernel_deals_a_card_as_likely_as_the_engine() -> None:
+    """From mid-deal states (converted from the engine), 40,000 kernel draws of the next card
+    give each kind as often as `chance_ids` says (within 5 standard errors)."""
+    from spielwerk.games.isolde import kernel as isolde
+
+    game = spielwerk.load("isolde")
+    rng = random.Random(0)
+    stream = generator(1)
+    draws = 40_000
+    for players, dealt in ((2, 0), (4, 7), (5, 24)):
+        state = game.new_state(players, seed=players)
+        for _ in range(dealt):
+            state.apply(state.sample_chance_id(rng))
+        s = isolde.from_state(state)
+        counts: dict[int, int] = {}
+        for _ in range(draws):
+            action = isolde.sample_chance(s, stream)
+            counts[action] = counts.get(action, 0) + 1
+        expected = dict(state.chance_ids())
+        assert set(counts) <= set(expected)
+        for action, p in expected.items():
+            error = np.sqrt(p * (1 - p) / draws)
+            assert abs(counts.get(action, 0) / draws - p) < 5 * error, (players, action)
+
+
+def test_isolde_kernel_random_play_matches_the_engine_in_distribution() -> None:
+    """Mean score per seat of 600 scalar and 20,000 kernel random 4-player Isolde games agree
+    within 5 standard errors (a wrong choice probability would shift them)."""
+    from spielwerk.core.conformance import play_random
+    from spielwerk.games.isolde import kernel as isolde
+
+    game = spielwerk.load("isolde")
+    players = 4
+    scalar = np.array([play_random(game, players, seed).scores for seed in range(600)], dtype=float)
+    games = 20_000
+    scores = np.zeros((games, players), dtype=np.int64)
+    decisions = np.zeros(games, dtype=np.int64)
+    steps = np.zeros(games, dtype=np.int64)
+    isolde.play_batch(players, 0, False, False, False, 3, games, 7, scores, decisions, steps)
+    for seat in range(players):
         a, b = scalar[:, seat], scores[:, seat].astype(float)
         error = np.sqrt(a.var() / len(a) + b.var() / len(b))
         assert abs(a.mean() - b.mean()) < 5 * error
