@@ -438,29 +438,25 @@ def _move_back(s: np.ndarray, board: int, seat: int, steps: int) -> None:
 @inline_kernel
 def _set_disc(s: np.ndarray, board: int, seat: int, target: int, on_top: bool) -> None:
     """Move `seat`'s disc to `target`: on top of the discs there, or under them. The stack
-    order (rearmost first) is rewritten in place: `seat` taken out, the others closed up,
-    `seat` put back at its new place."""
+    order (rearmost first) is always sorted by distance, and a disc goes on top only moving
+    forward or staying (`_move`, advanced rule 1) and under only moving back: so `seat` only
+    passes the discs between its old and new place, which slide one place towards its old one
+    (one step of an insertion sort)."""
     n = s[N]
     row = DIST + board * SEATS
     order = ORDER + board * SEATS
     i = 0
     while s[order + i] != seat:
         i += 1
-    while i < n - 1:
-        s[order + i] = s[order + i + 1]
-        i += 1
-    size = n - 1
     if on_top:
-        place = size
-        while place and s[row + s[order + place - 1]] > target:
-            place -= 1
+        while i < n - 1 and s[row + s[order + i + 1]] <= target:
+            s[order + i] = s[order + i + 1]
+            i += 1
     else:
-        place = 0
-        while place < size and s[row + s[order + place]] < target:
-            place += 1
-    for j in range(size, place, -1):
-        s[order + j] = s[order + j - 1]
-    s[order + place] = seat
+        while i > 0 and s[row + s[order + i - 1]] >= target:
+            s[order + i] = s[order + i - 1]
+            i -= 1
+    s[order + i] = seat
     s[row + seat] = target
 
 
@@ -477,31 +473,36 @@ def _begin_scoring(s: np.ndarray) -> None:
 
 
 @inline_kernel
-def _placed(s: np.ndarray, board: int, out: np.ndarray) -> int:
-    """Seats ranked on a board, front first, without the discs on the start space. [seed]"""
-    count = 0
+def _placed(s: np.ndarray, board: int, place: int) -> int:
+    """The seat in `place` (from 0) on a board, front first, not counting the discs on the start
+    space [seed]; -1 if fewer discs are off the start."""
     row = DIST + board * SEATS
     order = ORDER + board * SEATS
     for i in range(s[N] - 1, -1, -1):
         seat = s[order + i]
         if s[row + seat] > 0:
-            out[count] = seat
-            count += 1
-    return count
+            if place == 0:
+                return seat
+            place -= 1
+    return -1
 
 
 @kernel
 def _begin_isolde_scoring(s: np.ndarray) -> None:
     """Isolde first: 3rd, 2nd, 1st each move one own disc by 1, 2, 3 spaces. [seed]"""
     if (SCORED_AFTER[ISOLDE] >> s[ROUND]) & 1:
-        ranked = np.empty(SEATS, dtype=np.int64)
-        count = min(_placed(s, ISOLDE, ranked), min(TABLE_LEN[ISOLDE], s[N] - 1))
+        count = 0
+        for place in range(min(TABLE_LEN[ISOLDE], s[N] - 1)):
+            seat = _placed(s, ISOLDE, place)
+            if seat < 0:
+                break
+            s[SETBACK + place] = seat
+            count += 1
         for place in range(count):
             back = count - 1 - place  # the queue runs from the last rewarded place
-            s[BONUS_QUEUE + 3 * back] = ranked[place]
+            s[BONUS_QUEUE + 3 * back] = s[SETBACK + place]
             s[BONUS_QUEUE + 3 * back + 1] = place
             s[BONUS_QUEUE + 3 * back + 2] = TABLE[ISOLDE, place]
-            s[SETBACK + place] = ranked[place]
         s[BONUS_LEFT] = count
         s[SETBACK_LEFT] = count
     _next_bonus_move(s)
@@ -515,15 +516,16 @@ def _next_bonus_move(s: np.ndarray) -> None:
         return
     if s[SETBACK_RULE]:
         # Advanced rule 2: who moved steps back 1 on Isolde's board, front first. [seed][design]
-        count = s[SETBACK_LEFT]
-        ranks = np.empty(count, dtype=np.int64)
+        movers = 0
+        for i in range(s[SETBACK_LEFT]):
+            movers |= 1 << s[SETBACK + i]
         order = ORDER + ISOLDE * SEATS
-        n = s[N]
+        count = 0
+        for j in range(s[N] - 1, -1, -1):  # the front first, as the stack is before any moves
+            if (movers >> s[order + j]) & 1:
+                s[SETBACK + count] = s[order + j]
+                count += 1
         for i in range(count):
-            for j in range(n):
-                if s[order + j] == s[SETBACK + i]:
-                    ranks[i] = n - 1 - j
-        for i in np.argsort(ranks, kind="mergesort"):
             _move_back(s, ISOLDE, s[SETBACK + i], 1)
     s[SETBACK_LEFT] = 0
     _score_boards(s)
@@ -544,19 +546,20 @@ def _bonus_move(s: np.ndarray, board: int) -> None:
 def _score_boards(s: np.ndarray) -> None:
     """The other boards due this round, in the order of the data file."""
     n = s[N]
-    ranked = np.empty(SEATS, dtype=np.int64)
     for board in range(NUM_BOARDS):
         if not (SCORED_AFTER[board] >> s[ROUND]) & 1:
             continue
         scoring = SCORING[board]
         rewarded = min(TABLE_LEN[board], n - 1)  # the last place is never rewarded [seed]
         if scoring == 1:  # places
-            count = min(_placed(s, board, ranked), rewarded)
-            for place in range(count):
+            for place in range(rewarded):
+                seat = _placed(s, board, place)
+                if seat < 0:
+                    break
                 points = TABLE[board, place]
                 if board == QUEST and place == 0:
                     points = s[QUEST_FIRST]
-                s[SCORES + ranked[place]] += points
+                s[SCORES + seat] += points
         elif scoring == 2:  # penalties: the rearmost lose, the start space is last [seed]
             row = DIST + board * SEATS
             order = ORDER + board * SEATS
@@ -612,16 +615,11 @@ def _reset_boards(s: np.ndarray) -> None:
             # Advanced rule 3: the last to the start, the next to space 1, ... [seed]
             order = ORDER + board * SEATS
             offset = 1 if s[row + s[order]] == 0 else 0
-            spread = np.empty(n, dtype=np.int64)
-            for p in range(n):
-                spread[p] = s[row + p]
-            for i in range(n):
+            for i in range(n):  # in place: each seat's distance is read before it is set
                 seat = s[order + i]
                 if s[row + seat] > 0:
-                    spread[seat] = offset
+                    s[row + seat] = offset
                     offset += 1
-            for p in range(n):
-                s[row + p] = spread[p]
 
 
 # ---------------------------------------------------------------------- outcome
