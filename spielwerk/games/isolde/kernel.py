@@ -108,6 +108,8 @@ PLAYS_OF = np.full((NUM_KINDS, 2), -1, dtype=np.int64)
 for _k, _kind in enumerate(PARAMS.kinds):
     for _i, _board_index in enumerate(_kind.boards):
         PLAYS_OF[_k, _i] = PLAY_ID[_k, _board_index]
+WAYS = np.array([len(kind.boards) for kind in PARAMS.kinds], dtype=np.int64)
+"""The play actions of a card of each kind: one per board it may move on."""
 PLAY_KIND = np.array([k for k, _ in PLAY_PAIRS], dtype=np.int64)
 PLAY_BOARD = np.array([b for _, b in PLAY_PAIRS], dtype=np.int64)
 TOP = np.array(TOP_BOARDS, dtype=np.int64)
@@ -286,10 +288,8 @@ def legal(s: np.ndarray, seat: int, out: np.ndarray) -> int:
         while kinds:
             k = lowest_bit(kinds) >> 1
             out[count] = PLAYS_OF[k, 0]
-            count += 1
-            if PLAYS_OF[k, 1] >= 0:
-                out[count] = PLAYS_OF[k, 1]
-                count += 1
+            out[count + 1] = PLAYS_OF[k, 1]  # no branch: counted only if the kind has two
+            count += WAYS[k]
             kinds &= kinds - 1
     elif phase == TIEBREAK:
         for i in range(TOP.shape[0]):
@@ -662,51 +662,73 @@ def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
 
 
 @kernel
+def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -> int:
+    """Play `s` to the end at random, in place: chance as likely as it is, every decision
+    uniform among the legal ones (the draft's picks lowest seat first), each action id written
+    into `actions` unless it is None (then Numba compiles the writes away); returns the number
+    of player decisions.
+
+    A phase is played in a loop of its own (a deal card after card, a draft pick after pick,
+    a play after play) that calls its rule directly: the same moves as `apply` in turn, without
+    going through `apply`'s dispatch at every step."""
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    taken = 0
+    decisions = 0
+    while True:
+        phase = s[PHASE]
+        if phase == DEALING:
+            while s[PHASE] == DEALING:
+                action = sample_chance(s, rng)
+                _deal(s, action - DEAL)
+                s[STEPS] += 1
+                if actions is not None:
+                    actions[taken] = action
+                taken += 1
+        elif phase == DRAFTING:
+            while s[PHASE] == DRAFTING:
+                seat = lowest_bit(s[DECIDING])
+                action = out[int(uniform(rng) * legal(s, seat, out))]
+                _keep(s, seat, action - KEEP - seat * NUM_KINDS)
+                s[STEPS] += 1
+                if actions is not None:
+                    actions[taken] = action
+                taken += 1
+                decisions += 1
+        elif phase == PLAYING:
+            while s[PHASE] == PLAYING:
+                seat = s[TO_MOVE]
+                action = out[int(uniform(rng) * legal(s, seat, out))]
+                _play(s, seat, PLAY_KIND[action - PLAY], PLAY_BOARD[action - PLAY])
+                s[STEPS] += 1
+                if actions is not None:
+                    actions[taken] = action
+                taken += 1
+                decisions += 1
+        elif phase == OVER:
+            return decisions
+        else:  # the tie-break and the Isolde moves: a few steps a round
+            action = out[int(uniform(rng) * legal(s, s[TO_MOVE], out))]
+            apply(s, action)
+            if actions is not None:
+                actions[taken] = action
+            taken += 1
+            decisions += 1
+
+
+@kernel
 def rollout(s: np.ndarray, rng: np.ndarray) -> int:
     """Play uniformly at random to the end, in place (the draft's picks lowest seat first);
     returns the number of player decisions."""
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    decisions = 0
-    while True:
-        to_move = s[TO_MOVE]
-        if to_move == TERMINAL:
-            return decisions
-        if to_move == CHANCE:
-            apply(s, sample_chance(s, rng))
-            continue
-        if to_move == SIMULTANEOUS:
-            seat = 0
-            while not (s[DECIDING] >> seat) & 1:
-                seat += 1
-        else:
-            seat = to_move
-        count = legal(s, seat, out)
-        apply(s, out[int(uniform(rng) * count)])
-        decisions += 1
+    return _play_randomly(s, rng, None)
 
 
 @kernel
 def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
     """Play `s` to the end at random (the draft's picks lowest seat first), writing every
     action id into `actions`; returns the number of actions (chance included)."""
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    steps = 0
-    while True:
-        to_move = s[TO_MOVE]
-        if to_move == TERMINAL:
-            return steps
-        if to_move == CHANCE:
-            action = sample_chance(s, rng)
-        else:
-            seat = to_move
-            if to_move == SIMULTANEOUS:
-                seat = 0
-                while not (s[DECIDING] >> seat) & 1:
-                    seat += 1
-            action = out[int(uniform(rng) * legal(s, seat, out))]
-        apply(s, action)
-        actions[steps] = action
-        steps += 1
+    start = s[STEPS]
+    _play_randomly(s, rng, actions)
+    return int(s[STEPS] - start)
 
 
 @kernel
