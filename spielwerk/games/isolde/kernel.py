@@ -114,6 +114,7 @@ PLAY_KIND = np.array([k for k, _ in PLAY_PAIRS], dtype=np.int64)
 PLAY_BOARD = np.array([b for _, b in PLAY_PAIRS], dtype=np.int64)
 TOP = np.array(TOP_BOARDS, dtype=np.int64)
 DIRECTIONS = np.array(PARAMS.pass_directions, dtype=np.int64)
+assert set(PARAMS.pass_directions) <= {1, -1}
 
 (
     N,
@@ -382,12 +383,16 @@ def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     if s[DECIDING]:
         return
     n = s[N]
-    step = DIRECTIONS[(s[ROUND] - 1) % DIRECTIONS.shape[0]] % n
-    for _ in range(step):  # each seat gets the packet of the seat `step` before it
-        last = s[PACKETS + n - 1]
+    if DIRECTIONS[(s[ROUND] - 1) % DIRECTIONS.shape[0]] > 0:  # +1 or -1 (params)
+        last = s[PACKETS + n - 1]  # each seat gets the packet of the seat before it
         for p in range(n - 1, 0, -1):
             s[PACKETS + p] = s[PACKETS + p - 1]
         s[PACKETS] = last
+    else:
+        first = s[PACKETS]  # each seat gets the packet of the seat after it
+        for p in range(n - 1):
+            s[PACKETS + p] = s[PACKETS + p + 1]
+        s[PACKETS + n - 1] = first
     s[DRAFT_STEP] += 1
     if s[DRAFT_STEP] < DRAFT_PICKS:
         s[DECIDING] = (1 << n) - 1
@@ -472,32 +477,19 @@ def _begin_scoring(s: np.ndarray) -> None:
     _begin_isolde_scoring(s)
 
 
-@inline_kernel
-def _placed(s: np.ndarray, board: int, place: int) -> int:
-    """The seat in `place` (from 0) on a board, front first, not counting the discs on the start
-    space [seed]; -1 if fewer discs are off the start."""
-    row = DIST + board * SEATS
-    order = ORDER + board * SEATS
-    for i in range(s[N] - 1, -1, -1):
-        seat = s[order + i]
-        if s[row + seat] > 0:
-            if place == 0:
-                return seat
-            place -= 1
-    return -1
-
-
 @kernel
 def _begin_isolde_scoring(s: np.ndarray) -> None:
     """Isolde first: 3rd, 2nd, 1st each move one own disc by 1, 2, 3 spaces. [seed]"""
     if (SCORED_AFTER[ISOLDE] >> s[ROUND]) & 1:
+        rewarded = min(TABLE_LEN[ISOLDE], s[N] - 1)
+        row = DIST + ISOLDE * SEATS
+        order = ORDER + ISOLDE * SEATS
         count = 0
-        for place in range(min(TABLE_LEN[ISOLDE], s[N] - 1)):
-            seat = _placed(s, ISOLDE, place)
-            if seat < 0:
-                break
-            s[SETBACK + place] = seat
-            count += 1
+        for i in range(s[N] - 1, -1, -1):  # front first, the discs on the start unplaced [seed]
+            seat = s[order + i]
+            if count < rewarded and s[row + seat] > 0:
+                s[SETBACK + count] = seat
+                count += 1
         for place in range(count):
             back = count - 1 - place  # the queue runs from the last rewarded place
             s[BONUS_QUEUE + 3 * back] = s[SETBACK + place]
@@ -551,15 +543,18 @@ def _score_boards(s: np.ndarray) -> None:
             continue
         scoring = SCORING[board]
         rewarded = min(TABLE_LEN[board], n - 1)  # the last place is never rewarded [seed]
-        if scoring == 1:  # places
-            for place in range(rewarded):
-                seat = _placed(s, board, place)
-                if seat < 0:
-                    break
-                points = TABLE[board, place]
-                if board == QUEST and place == 0:
-                    points = s[QUEST_FIRST]
-                s[SCORES + seat] += points
+        if scoring == 1:  # places, front first, the discs on the start unplaced [seed]
+            row = DIST + board * SEATS
+            order = ORDER + board * SEATS
+            place = 0
+            for i in range(n - 1, -1, -1):
+                seat = s[order + i]
+                if place < rewarded and s[row + seat] > 0:
+                    points = TABLE[board, place]
+                    if board == QUEST and place == 0:
+                        points = s[QUEST_FIRST]
+                    s[SCORES + seat] += points
+                    place += 1
         elif scoring == 2:  # penalties: the rearmost lose, the start space is last [seed]
             row = DIST + board * SEATS
             order = ORDER + board * SEATS
@@ -704,9 +699,17 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
                     actions[taken] = action
                 taken += 1
                 decisions += 1
+        elif phase == BONUS_MOVES:  # any board [seed]: the draw of `legal`'s list, unlisted
+            action = BONUS + int(uniform(rng) * NUM_BOARDS)
+            _bonus_move(s, action - BONUS)
+            s[STEPS] += 1
+            if actions is not None:
+                actions[taken] = action
+            taken += 1
+            decisions += 1
         elif phase == OVER:
             return decisions
-        else:  # the tie-break and the Isolde moves: a few steps a round
+        else:  # the tie-break: at most once a round
             action = out[int(uniform(rng) * legal(s, s[TO_MOVE], out))]
             apply(s, action)
             if actions is not None:
