@@ -268,7 +268,8 @@ def _can_go_on_top(s: np.ndarray, board: int) -> bool:
 @inline_kernel
 def legal(s: np.ndarray, seat: int, out: np.ndarray) -> int:
     """The legal action ids of `seat` (of whoever is to move if only one is), or the chance
-    outcomes at a chance node, in `legal_ids` order."""
+    outcomes at a chance node, in `legal_ids` order. `out` needs room for `MAX_LEGAL` ids
+    (the play's list may write one scratch id past its end)."""
     phase = s[PHASE]
     count = 0
     if phase == DEALING:
