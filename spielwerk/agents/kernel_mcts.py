@@ -451,7 +451,7 @@ def root_statistics(
 # ---------------------------------------------------------------------- Python side
 @dataclass(frozen=True)
 class LeafNetwork:
-    """A value network in the flat form `network_values` reads."""
+    """A value network in the padded form `network_values` reads."""
 
     weights: np.ndarray
     """float32 (layers, widest input, widest output): layer `l`'s weights in
@@ -555,7 +555,7 @@ class KernelMCTSAgent(Agent):
             raise ValueError("a leaf mix needs a value network")
         self.game = KernelGame(game_name)
         if leaf_network is not None and leaf_mix:
-            _check_leaf_network(leaf_network, self.game)
+            check_leaf_network(leaf_network, self.game)
         self.leaf_network = leaf_network or NO_NETWORK
         self.leaf_mix = leaf_mix
         self.iterations = iterations
@@ -646,7 +646,7 @@ class KernelMCTSAgent(Agent):
         return None if self.seconds is None else start + self.seconds / 5
 
 
-def _check_leaf_network(network: LeafNetwork, game: KernelGame) -> None:
+def check_leaf_network(network: LeafNetwork, game: KernelGame) -> None:
     """A network the compiled search can evaluate on `game`'s observations: the kernel must
     write them, the input must be their size (the kernel writes that many entries) and the
     value head must value every seat the game can seat."""
@@ -656,12 +656,12 @@ def _check_leaf_network(network: LeafNetwork, game: KernelGame) -> None:
     if network.sizes.shape[0] < 2 or int(network.sizes[0]) != size:
         inputs = int(network.sizes[0]) if network.sizes.shape[0] else 0
         raise ValueError(
-            f"the leaf network reads {inputs} inputs, but a {game.name} observation has {size}"
+            f"the value network reads {inputs} inputs, but a {game.name} observation has {size}"
         )
     seats = load(game.name).max_players
     if int(network.sizes[-1]) < seats:
         raise ValueError(
-            f"the leaf network values {int(network.sizes[-1])} seats; {game.name} seats {seats}"
+            f"the value network values {int(network.sizes[-1])} seats; {game.name} seats {seats}"
         )
 
 

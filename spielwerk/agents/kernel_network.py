@@ -39,6 +39,7 @@ from spielwerk.agents.kernel_mcts import (
     COMPILED_OBSERVATION,
     KernelMCTSAgent,
     LeafNetwork,
+    check_leaf_network,
     most_visited,
     values_after,
 )
@@ -84,6 +85,7 @@ class KernelNetworkAgent(Agent):
         self.blend = blend if model is not None else 0.0
         self.iterations = iterations
         self.seconds = seconds
+        network = None if model is None else leaf_network(model)
         self.search = KernelMCTSAgent(
             game_name,
             iterations=iterations,
@@ -91,16 +93,14 @@ class KernelNetworkAgent(Agent):
             exploration=exploration,
             seed=seed,
             score_weight=score_weight,
-            leaf_network=None if model is None or not leaf_mix else leaf_network(model),
-            leaf_mix=leaf_mix if model is not None else 0.0,
+            leaf_network=network if leaf_mix else None,
+            leaf_mix=leaf_mix if network is not None else 0.0,
         )
-        game = self.search.game
         # Where the kernel writes observations, the root's moves are judged in the kernel too.
-        self.compiled_network = (
-            leaf_network(model)
-            if model is not None and self.blend and COMPILED_OBSERVATION[game.code]
-            else None
-        )
+        self.compiled_network: LeafNetwork | None = None
+        if network is not None and self.blend and COMPILED_OBSERVATION[self.search.game.code]:
+            check_leaf_network(network, self.search.game)
+            self.compiled_network = network
 
     @property
     def last_iterations(self) -> int:
