@@ -27,6 +27,7 @@ from spielwerk.sim.balance.estimate import (
     paired_difference,
 )
 from spielwerk.sim.balance.play import BalanceRow, BalanceSpec, lead_summary, play_balance
+from spielwerk.sim.balance.run import BalanceRun
 from spielwerk.sim.balance.search import coarse_values, parse_target, parse_tune, refine_values
 from spielwerk.sim.match import play_game
 from spielwerk.sim.plan import Variant
@@ -299,3 +300,15 @@ def test_cli_balance_and_its_errors(tmp_path: Path) -> None:
     ):
         bad = runner.invoke(app, ["balance", "witches", "--out", str(tmp_path / "x"), *args])
         assert bad.exit_code == 2, (args, bad.output)
+
+
+@pytest.mark.parametrize(("players", "networks"), [(4, False), (2, True)])
+def test_the_ladder_seats_a_network_only_at_a_count_it_was_trained_for(
+    tmp_path: Path, players: int, networks: bool
+) -> None:
+    """Tainted Grail's shipped network (its `best` and `net`) was trained for 2 players: a
+    4-player ladder leaves both rungs out instead of failing when they first move."""
+    run = BalanceRun(BalanceConfig("tainted_grail", players=players, budget=2.0), tmp_path / "tg")
+    rungs = run._rungs(1.0)
+    assert rungs[0] == "random" and rungs[1].startswith("mcts:")
+    assert ("best" in rungs, "net" in rungs) == (networks, networks)

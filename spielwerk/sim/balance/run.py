@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from spielwerk.agents import AgentSpecError, make_agent
+from spielwerk.agents.network import NetworkAgent
 from spielwerk.agents.strategies import strategy_specs
 from spielwerk.core.components import BalanceDeclaration, declaration_for
 from spielwerk.core.conformance import play_random
@@ -489,7 +490,9 @@ class BalanceRun:
         rungs = ["random"] + [f"mcts:{b}" for b in budgets]
         for extra in ("best", "net"):
             try:
-                make_agent(extra, self.config.game, seed=0)
+                agent = make_agent(extra, self.config.game, seed=0)
+                if isinstance(agent, NetworkAgent):  # a network plays its trained counts only
+                    agent.check_game(self.game, self.players)
             except (AgentSpecError, SpielwerkError, ValueError, OSError):
                 continue
             rungs.append(extra)
