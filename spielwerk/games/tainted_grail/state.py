@@ -66,7 +66,9 @@ SIMPLE_KEYS = {
 }
 """The text keys of the actions without parameters (join and explore have their own)."""
 LogEntry = tuple[str, tuple[tuple[str, Any], ...]]
-"""A log entry: a text key (``narrate.<key>``) and its parameters (see `words.py`)."""
+"""A log entry: a text key (``narrate.<key>``) and its parameters (see `words.py`). The
+frequent entries are appended as tuples where they arise, the rest through `_say`: the same
+entry without the keyword dictionary (a game writes some three lines a step)."""
 PLAYING, WON, LOST = 0, 1, -1
 DUSK_STEPS = ("rest", "recover", "dreams", "improve decks", "discard the day's events")
 DUSK_TASKS: tuple[Task, ...] = tuple(("dusk", step) for step in range(len(DUSK_STEPS)))
@@ -74,6 +76,10 @@ DAWN_TASKS: tuple[Task, ...] = (*(("dawn", step) for step in range(1, 9)), ("sta
 """The end of the day's steps, and dawn's eight steps followed by the day's start, as tasks."""
 LOG_IN_VIEW = 40
 """How many of the latest log lines a view carries."""
+DAWN_STEP_ENTRIES: tuple[LogEntry, ...] = tuple(
+    ("dawn_step", (("step", step), ("step_name", step))) for step in range(9)
+)
+"""Each dawn step's log line (index: the step, 1 to 8), built once."""
 _IMMUTABLE_FIELDS = (
     *("day", "phase", "step", "pending", "outcome", "outcome_text", "flags", "actions_today"),
 )
@@ -436,13 +442,13 @@ class TaintedGrailState(State):
             for c in members:
                 self.energy[c] -= PARAMS.travel_cost
             place = sc.locations[target]
-            self._say("travel", names=names, n=n, place=place.name)
+            self.log.append(("travel", (("names", names), ("n", n), ("place", place.name))))
             self._arrive(target, members)
         elif kind == EXPLORE_KIND:
             for c in members:
                 self.energy[c] -= PARAMS.explore_cost
             place = sc.locations[self.location_of(members[0])]
-            self._say("explore", names=names, n=n, place=place.name)
+            self.log.append(("explore", (("names", names), ("n", n), ("place", place.name))))
             self._schedule([("section", place.explore, members, members[0], -1)])
         else:
             action = sc.actions[target]
@@ -519,7 +525,9 @@ class TaintedGrailState(State):
         for p in shown:
             self.on_grid[p] = True
         if shown:
-            self._say("revealed", places=tuple(sc.locations[p].name for p in shown))
+            self.log.append(
+                ("revealed", (("places", tuple([sc.locations[p].name for p in shown])),))
+            )
 
     def _encounter(self, g: int, members: tuple[int, ...]) -> None:
         """A guardian encounter of the characters who still stand where the guardian is (the
@@ -557,9 +565,9 @@ class TaintedGrailState(State):
         if not involved:
             return
         if section.title:
-            self._say("section", title=section.title, text=section.text)
+            self.log.append(("section", (("title", section.title), ("text", section.text))))
         else:
-            self._say("text", text=section.text)
+            self.log.append(("text", (("text", section.text),)))
         self._apply_effect(section.effect, involved, decider, guardian)
         involved = self._standing(involved)
         if not section.choices or not involved:
@@ -581,7 +589,7 @@ class TaintedGrailState(State):
         _, decider, s, involved, guardian = self.pending
         self.pending = ()
         choice = self.game.scenario.sections[s].choices[option]
-        self._say("chooses", name=self._name(decider), label=choice.label)
+        self.log.append(("chooses", (("name", self._name(decider)), ("label", choice.label))))
         self._pay_shared((decider,), choice.cost)
         follow: list[Task] = []
         if choice.test is not None:
@@ -623,7 +631,7 @@ class TaintedGrailState(State):
         is `shared`); the rest once for the party."""
         sc = self.game.scenario
         if effect.text:
-            self._say("text", text=effect.text)
+            self.log.append(("text", (("text", effect.text),)))
         alive = self._standing(involved)
         receiver = decider if not self.fallen[decider] else (alive[0] if alive else -1)
         # Resource changes go to each character involved, or once, to the deciding character,
@@ -694,7 +702,7 @@ class TaintedGrailState(State):
         self.item_owner[item] = c
         self.equipped[item] = not self._keyword_clash(c, item)
         key = "gains_equipped" if self.equipped[item] else "gains_turned_over"
-        self._say(key, name=self._name(c), item=sc.items[item].name)
+        self.log.append((key, (("name", self._name(c)), ("item", sc.items[item].name))))
 
     def _keyword_clash(self, c: int, item: int) -> bool:
         items = self.game.scenario.items
@@ -713,7 +721,7 @@ class TaintedGrailState(State):
         use = sc.items[item].use
         assert use is not None
         self.exhausted[item] = True
-        self._say("uses", name=self._name(c), item=sc.items[item].name)
+        self.log.append(("uses", (("name", self._name(c)), ("item", sc.items[item].name))))
         self._apply_effect(use, (c,), c, -1)
 
     # ------------------------------------------------------------------ conditions
@@ -782,13 +790,13 @@ class TaintedGrailState(State):
     def _start_dawn(self) -> None:
         self.day += 1
         self.phase = "dawn"
-        self._say("dawn", day=self.day)
+        self.log.append(("dawn", (("day", self.day),)))
         self._check_outcome()
         self._schedule(DAWN_TASKS)
 
     def _dawn_step(self, step: int) -> None:
         self.step = step
-        self._say("dawn_step", step=step, step_name=step)
+        self.log.append(DAWN_STEP_ENTRIES[step])
         if step == 1:
             self._remove_extinguished()
         elif step == 2:
@@ -861,7 +869,7 @@ class TaintedGrailState(State):
                     self._say("guardian_discarded", guardian=sc.guardians[g].name, place=place.name)
             gone.append(place.name)
         if gone:
-            self._say("discarded", places=tuple(gone))
+            self.log.append(("discarded", (("places", tuple(gone)),)))
 
     def _lower_menhir_dials(self) -> None:
         """Step 3: every active menhir's dial goes down by 1; a dial at 1 is taken out, the
@@ -874,7 +882,7 @@ class TaintedGrailState(State):
                 self._say("menhir_dial_out", place=name)
             elif dial > 1:
                 self.menhir_dial[m] = dial - 1
-                self._say("menhir_dial", place=name, dial=dial - 1)
+                self.log.append(("menhir_dial", (("place", name), ("dial", dial - 1))))
 
     def _lower_time_dials(self) -> None:
         """Step 4: every time dial goes down by 1 and is removed when it cannot; counting dials
@@ -923,7 +931,7 @@ class TaintedGrailState(State):
             self.quest_pile.append(e)
         else:
             self.today.append(e)
-        self._say("event_quest" if event.quest else "event", title=event.title)
+        self.log.append(("event_quest" if event.quest else "event", (("title", event.title),)))
         self._check_outcome()
         everyone = self._standing(range(self.num_players))
         if everyone:
@@ -995,12 +1003,12 @@ class TaintedGrailState(State):
             self.last_acted[c] = self.last_part[c] = -1
             self.deferred[c] = False
         self.actions_today = 0
-        self._say("day_acts", day=self.day)
+        self.log.append(("day_acts", (("day", self.day),)))
 
     # ================================================================== III. end of day
     def _dusk_step(self, step: int) -> None:
         sc = self.game.scenario
-        self._say("dusk_step", day=self.day, dusk_name=step)
+        self.log.append(("dusk_step", (("day", self.day), ("dusk_name", step))))
         alive = self._standing(range(self.num_players))
         if step == 0:
             # Rest: a character who eats 1 food gains 1 health and loses 1 terror. [design]
@@ -1034,9 +1042,9 @@ class TaintedGrailState(State):
             self._change(c, "health", PARAMS.rest_health)
             self._change(c, "terror", -PARAMS.rest_terror)
             self.ate[c] = True
-            self._say("eats", name=self._name(c))
+            self.log.append(("eats", (("name", self._name(c)),)))
         else:
-            self._say("hungry", name=self._name(c))
+            self.log.append(("hungry", (("name", self._name(c)),)))
 
     def _recover(self, alive: Sequence[int]) -> None:
         """Who ate goes back to maximum energy; who did not and has 1 or more energy keeps it
@@ -1048,11 +1056,15 @@ class TaintedGrailState(State):
             elif self.energy[c] == 0:
                 self._change(c, "health", -PARAMS.starving_health)
                 self._change(c, "energy", PARAMS.hungry_energy)
-                self._say(
-                    "starving",
-                    name=self._name(c),
-                    health=PARAMS.starving_health,
-                    energy=PARAMS.hungry_energy,
+                self.log.append(
+                    (
+                        "starving",
+                        (
+                            ("name", self._name(c)),
+                            ("health", PARAMS.starving_health),
+                            ("energy", PARAMS.hungry_energy),
+                        ),
+                    )
                 )
             else:
                 self.energy[c] = max(self.energy[c], PARAMS.hungry_energy)
@@ -1163,7 +1175,7 @@ class TaintedGrailState(State):
             if action_id == PASS:
                 self.passed[actor] = True
                 self.pending = ()
-                self._say("passes", name=self._name(actor))
+                self.log.append(("passes", (("name", self._name(actor)),)))
             elif action_id == WAIT:
                 self.deferred[actor] = True
                 self.pending = ()
