@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import accumulate
 from typing import Any
 
 from spielwerk.core.actions import ActionTable
@@ -40,6 +41,11 @@ class TaintedGrailGame(Game):
     guardian_outcomes: tuple[tuple[int, ...], tuple[float, ...]]
     """The test die's and the guardian die's outcome ids and probabilities (they never
     change during a game)."""
+    roll_cum_weights: list[float]
+    guardian_cum_weights: list[float]
+    event_cum_weights: tuple[list[float], ...]
+    """The cumulative weights `random.choices` would add up from those probabilities, for
+    `sample_chance_id`: the dice's, and the event deck's for each number of cards left."""
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
@@ -66,6 +72,12 @@ class TaintedGrailGame(Game):
         self.guardian_outcomes = (
             tuple(self.layout.guardian_die + f for f in shown),
             tuple(die.count(GUARDIAN_FACES[f]) / len(die) for f in shown),
+        )
+        self.roll_cum_weights = list(accumulate(self.roll_outcomes[1]))
+        self.guardian_cum_weights = list(accumulate(self.guardian_outcomes[1]))
+        self.event_cum_weights = tuple(
+            list(accumulate([1.0 / left] * left)) if left else []
+            for left in range(len(self.scenario.events) + 1)
         )
         return build_action_table(self.scenario, self.layout)
 

@@ -1147,9 +1147,21 @@ class TaintedGrailState(State):
 
     def sample_chance_id(self, rng: random.Random) -> int:
         # The draw of `State.sample_chance_id` (`rng.choices` over the outcomes' weights),
-        # without pairing the outcomes up first.
-        ids, weights = self._chance_table()
-        return rng.choices(ids, weights)[0]
+        # without pairing the outcomes up first, and with the cumulative weights `choices`
+        # would add up from them, listed once per game.
+        game = self.game
+        kind = self.pending[0] if self.pending else ""
+        if kind == "roll":
+            return rng.choices(game.roll_outcomes[0], cum_weights=game.roll_cum_weights)[0]
+        if kind == "gdie":
+            faces = game.guardian_outcomes[0]
+            return rng.choices(faces, cum_weights=game.guardian_cum_weights)[0]
+        if kind == "event":
+            first, deck = game.layout.event, sorted(self.deck)
+            cum_weights = game.event_cum_weights[len(deck)]
+            return rng.choices([first + e for e in deck], cum_weights=cum_weights)[0]
+        outcomes, weights = self._chance_table()  # no chance event pending: `choices` fails
+        return rng.choices(outcomes, weights)[0]
 
     def _chance_table(self) -> tuple[Sequence[int], Sequence[float]]:
         """The pending chance event's outcome ids and their probabilities (none without one):
