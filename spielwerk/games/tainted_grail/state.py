@@ -241,8 +241,7 @@ class TaintedGrailState(State):
         elif kind == "rest":
             self.pending = ("rest", task[1])
         elif kind == "equip":
-            if self._has_equip_choice(task[1]):
-                self.pending = ("equip", task[1])
+            self.pending = ("equip", task[1])
         elif kind == "section":
             self._section(task[1], task[2], task[3], task[4])
         elif kind == "gmove":
@@ -977,7 +976,10 @@ class TaintedGrailState(State):
         most one per keyword, the others are turned over and stay owned. [seed]"""
         self.exhausted = [False] * len(self.exhausted)
         self.toggled = [False] * len(self.toggled)
-        self._schedule([("equip", c) for c in self._standing(range(self.num_players))])
+        # Only characters with a choice are asked; whether one has a choice cannot change
+        # before its turn comes, as the others equip and unequip only their own items.
+        standing = self._standing(range(self.num_players))
+        self._schedule([("equip", c) for c in standing if self._has_equip_choice(c)])
 
     def _has_equip_choice(self, c: int) -> bool:
         """Asked only of characters who own an item that is not equipped. [design]"""
