@@ -485,8 +485,8 @@ class TaintedGrailState(State):
                     self._change(c, resource, part if resource == "terror" else -part)
                     shares.append((self._name(c), part, resource))
                 left -= part
-        self._check_falls(members)
-        self._check_outcome()
+        if self._check_falls(members):
+            self._check_outcome()
         return tuple(shares) if len(members) > 1 and shares else ()
 
     # ------------------------------------------------------------------ arrival
@@ -639,7 +639,7 @@ class TaintedGrailState(State):
         for resource, amount in effect.deltas:
             for c in takers:
                 self._change(c, resource, amount)
-        self._check_falls(takers)
+        fell = self._check_falls(takers)
         for item in effect.items:
             if receiver >= 0 and self.item_owner[item] < 0:
                 self._gain_item(receiver, item)
@@ -670,7 +670,8 @@ class TaintedGrailState(State):
             movers = self._standing(alive)
             self._reveal((effect.move_to,))
             self._schedule([("arrive", effect.move_to, movers)])
-        self._check_outcome()
+        if fell or effect.items or effect.flags or effect.clear_flags or effect.counters:
+            self._check_outcome()
 
     def _change(self, c: int, resource: str, amount: int) -> None:
         limits = self.game.scenario.characters[c]
@@ -684,15 +685,18 @@ class TaintedGrailState(State):
             values: list[int] = getattr(self, resource)
             values[c] = max(0, values[c] + amount)
 
-    def _check_falls(self, involved: Sequence[int]) -> None:
+    def _check_falls(self, involved: Sequence[int]) -> bool:
         """A character at 0 health or at the terror limit falls: out for the rest of the game.
-        [design]"""
+        [design] Returns whether anyone fell."""
         limits = self.game.scenario.characters
+        fell = False
         for c in involved:
             if not self.fallen[c] and (self.health[c] <= 0 or self.terror[c] >= limits[c].terror):
                 self.fallen[c] = True
                 self.passed[c] = True
                 self._say("falls", name=self._name(c))
+                fell = True
+        return fell
 
     def _gain_item(self, c: int, item: int) -> None:
         """A new item is equipped at once if no equipped item of the character shares a
@@ -758,7 +762,10 @@ class TaintedGrailState(State):
 
     def _check_outcome(self) -> None:
         """The scenario's wins, then its losses that can come at any time. Called wherever
-        what they test changes (flags, counters, items, the quest pile, the day, a fall)."""
+        what they test changes (flags, counters, items, the quest pile, the day, a fall), and
+        only there: with nothing of it changed since the last check, the answer is the same
+        (a payment or a recovery without a fall, an effect that touches none of it, an event
+        that is no quest: no check)."""
         if self.outcome != PLAYING:
             return
         sc = self.game.scenario
@@ -848,8 +855,8 @@ class TaintedGrailState(State):
             if not self.fallen[c] and self.location_of(c) < 0:
                 self._change(c, "terror", PARAMS.wyrdness_terror)
                 self._say("wyrdness", name=self._name(c), n=PARAMS.wyrdness_terror)
-        self._check_falls(range(self.num_players))
-        self._check_outcome()
+        if self._check_falls(range(self.num_players)):
+            self._check_outcome()
         in_range: set[int] = set()  # the locations in range of a menhir still active
         for m, dial in enumerate(self.menhir_dial):
             if dial >= 0:
@@ -931,7 +938,8 @@ class TaintedGrailState(State):
         else:
             self.today.append(e)
         self.log.append(("event_quest" if event.quest else "event", (("title", event.title),)))
-        self._check_outcome()
+        if event.quest:
+            self._check_outcome()
         everyone = self._standing(range(self.num_players))
         if everyone:
             self._schedule([("section", event.section, everyone, everyone[0], -1)])
@@ -1070,8 +1078,8 @@ class TaintedGrailState(State):
                 )
             else:
                 self.energy[c] = max(self.energy[c], PARAMS.hungry_energy)
-        self._check_falls(alive)
-        self._check_outcome()
+        if self._check_falls(alive):
+            self._check_outcome()
 
     def _improvements(self, c: int) -> list[int]:
         """Improvements character c can buy with its experience (each once). [design]"""
