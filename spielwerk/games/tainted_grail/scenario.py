@@ -281,6 +281,8 @@ class Scenario:
 
     actions_at: tuple[tuple[int, ...], ...] = ()  # location -> its location actions
     usable_items: tuple[int, ...] = ()  # items with a use effect
+    arrows_in_order: tuple[tuple[int, ...], ...] = ()
+    """location -> its arrows' locations in id order (the order of the travel actions)."""
     menhir_range: tuple[tuple[int, ...], ...] = ()
     """menhir -> the locations in its range: on its site's cell or a cell next to it, diagonals
     included."""
@@ -295,6 +297,8 @@ class Scenario:
         object.__setattr__(self, "actions_at", tuple(tuple(a) for a in at))
         usable = tuple(i for i, item in enumerate(self.items) if item.use is not None)
         object.__setattr__(self, "usable_items", usable)
+        in_order = tuple(tuple(sorted(place.arrows)) for place in self.locations)
+        object.__setattr__(self, "arrows_in_order", in_order)
         sites = [self.locations[m.location] for m in self.menhirs]
         ranges = tuple(
             tuple(

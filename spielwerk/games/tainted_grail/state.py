@@ -321,29 +321,41 @@ class TaintedGrailState(State):
                 targets.append(place)
         return sorted(targets)
 
-    def _day_actions(self, c: int) -> list[int]:
-        """Every action character c can afford now (without pass and wait)."""
+    def _act_ids(self, c: int) -> list[int]:
+        """The legal ids of character c asked to act, in id order: pass, wait if offered, then
+        every action it can afford now (explore, travel, location actions, item uses: the
+        layout's order, each in id order, so nothing needs sorting)."""
         game = self.game
-        sc, lay = game.scenario, game.layout
-        ids: list[int] = []
-        here = self.location_of(c)
+        sc = game.scenario
+        on_grid = self.on_grid
+        here = sc.cell_location.get(self.cell[c], -1)  # `location_of`, inlined
+        if here >= 0 and not on_grid[here]:
+            here = -1
         energy = self.energy[c]
-        if here >= 0 and sc.locations[here].explore >= 0 and energy >= PARAMS.explore_cost:
-            ids.append(EXPLORE)
-        if energy >= PARAMS.travel_cost:
-            travel = lay.travel
-            for t in self._travel_targets(c, here):
-                ids.append(travel + t)
-        if here >= 0:
+        ids = [PASS]
+        if here < 0:
+            # In the wyrdness a character may only travel, no item use [rules file].
+            if energy >= PARAMS.travel_cost:
+                travel = game.layout.travel
+                ids += [travel + t for t in self._travel_targets(c, here)]
+        else:
+            lay = game.layout
+            if sc.locations[here].explore >= 0 and energy >= PARAMS.explore_cost:
+                ids.append(EXPLORE)
+            if energy >= PARAMS.travel_cost:
+                travel = lay.travel
+                for t in sc.arrows_in_order[here]:
+                    if on_grid[t]:
+                        ids.append(travel + t)
             for a in sc.actions_at[here]:
                 if self.action_available(a, c):
                     ids.append(lay.location_action + a)
-        if here < 0:
-            return ids  # in the wyrdness a character may only travel, no item use [rules file]
-        owner, equipped, exhausted = self.item_owner, self.equipped, self.exhausted
-        for item in sc.usable_items:
-            if owner[item] == c and equipped[item] and not exhausted[item]:
-                ids.append(lay.use + item)
+            owner, equipped, exhausted = self.item_owner, self.equipped, self.exhausted
+            for item in sc.usable_items:
+                if owner[item] == c and equipped[item] and not exhausted[item]:
+                    ids.append(lay.use + item)
+        if len(ids) > 1 and self._someone_else_ready(c):
+            ids.insert(1, WAIT)
         return ids
 
     def action_available(self, a: int, c: int) -> bool:
@@ -1112,11 +1124,7 @@ class TaintedGrailState(State):
         kind = self.pending[0]
         c = self.pending[1]
         if kind == "act":
-            real = self._day_actions(c)
-            ids = [PASS]
-            if real and self._someone_else_ready(c):
-                ids.append(WAIT)
-            return sorted(ids + real)
+            return self._act_ids(c)
         if kind == "join":
             return [JOIN, DECLINE] if self._may_decline() else [JOIN]
         if kind == "choose":
