@@ -70,6 +70,8 @@ LogEntry = tuple[str, tuple[tuple[str, Any], ...]]
 frequent entries are appended as tuples where they arise, the rest through `_say`: the same
 entry without the keyword dictionary (a game writes some three lines a step)."""
 PLAYING, WON, LOST = 0, 1, -1
+CHANCE_KINDS = ("event", "roll", "gdie")
+"""The pending decisions that are chance's: the event card, the test die, the guardian die."""
 DUSK_STEPS = ("rest", "recover", "dreams", "improve decks", "discard the day's events")
 DUSK_TASKS: tuple[Task, ...] = tuple(("dusk", step) for step in range(len(DUSK_STEPS)))
 DAWN_TASKS: tuple[Task, ...] = (*(("dawn", step) for step in range(1, 9)), ("start_day",))
@@ -207,8 +209,10 @@ class TaintedGrailState(State):
             if self.outcome != PLAYING:
                 self._finish()
                 return
-            if self.pending:
-                self._set_to_move()
+            pending = self.pending
+            if pending:
+                kind = pending[0]
+                self.to_move = CHANCE if kind in CHANCE_KINDS else pending[1]
                 return
             if self.tasks:
                 task = self.tasks.pop()
@@ -226,10 +230,6 @@ class TaintedGrailState(State):
     def _schedule(self, tasks: Sequence[Task]) -> None:
         """Put tasks on top of the stack so that they run in the order given."""
         self.tasks.extend(reversed(tasks))
-
-    def _set_to_move(self) -> None:
-        kind = self.pending[0]
-        self.to_move = CHANCE if kind in ("event", "roll", "gdie") else self.pending[1]
 
     def _run_task(self, task: Task) -> None:
         # The most frequent kinds first (in random play: dawn, dusk, rest, equip, section, ...).
@@ -288,13 +288,32 @@ class TaintedGrailState(State):
         lowest-numbered one must act now (it is not offered `wait` again: the day stays finite).
         Someone always may act: of those who acted, the one whose last action began first has
         seen everyone take part since (each action has its own number)."""
+        # `may_act` inlined: this runs after nearly every decision of the day.
+        passed, fallen, last_acted, last_part = (
+            self.passed,
+            self.fallen,
+            self.last_acted,
+            self.last_part,
+        )
+        deferred = self.deferred
+        seats = range(self.num_players)
         first_ready = None
-        for c in range(self.num_players):
-            if self.may_act(c):
-                if not self.deferred[c]:
-                    return c
-                if first_ready is None:
-                    first_ready = c
+        for c in seats:
+            if passed[c] or fallen[c]:
+                continue
+            last = last_acted[c]
+            someone_to_wait_for = False
+            if last >= 0:
+                for d in seats:
+                    if d != c and not passed[d] and not fallen[d] and last_part[d] < last:
+                        someone_to_wait_for = True
+                        break
+            if someone_to_wait_for:
+                continue
+            if not deferred[c]:
+                return c
+            if first_ready is None:
+                first_ready = c
         return first_ready
 
     def location_of(self, c: int) -> int:
@@ -1146,7 +1165,7 @@ class TaintedGrailState(State):
             return True
         if kind == "rest":
             return action_id in (EAT, FAST)
-        if kind in ("event", "roll", "gdie"):
+        if kind in CHANCE_KINDS:
             return action_id in self._chance_table()[0]
         return action_id in self.legal_ids(actor)
 
@@ -1323,7 +1342,7 @@ class TaintedGrailState(State):
                     target=self._group_target(pending[2], pending[3]),
                     members=list(pending[4]),
                 )
-            elif pending[0] not in ("event", "roll", "gdie"):
+            elif pending[0] not in CHANCE_KINDS:
                 decision["character"] = pending[1]
         range_cells = self.in_menhir_range()
         locations = []
@@ -1492,7 +1511,7 @@ class TaintedGrailState(State):
             return say(lang, key, title=scene(event.title))
         who = (
             scene(self._name(int(pending[1])))
-            if pending and pending[0] not in ("event", "roll", "gdie")
+            if pending and pending[0] not in CHANCE_KINDS
             else "?"
         )
         params: dict[str, object] = {"name": who}
