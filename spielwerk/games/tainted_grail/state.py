@@ -670,7 +670,10 @@ class TaintedGrailState(State):
         for resource, amount in effect.deltas:
             for c in takers:
                 self._change(c, resource, amount)
-        fell = self._check_falls(takers)
+        # Only a change can make anyone fall: nobody standing is at a limit between rules
+        # (a character starts with 1 health or more, below its terror limit, and every
+        # loss of health or gain of terror is followed by this check).
+        fell = self._check_falls(takers) if effect.deltas else False
         for item in effect.items:
             if receiver >= 0 and self.item_owner[item] < 0:
                 self._gain_item(receiver, item)
@@ -893,10 +896,12 @@ class TaintedGrailState(State):
             if dial >= 0:
                 in_range.update(sc.menhir_range[m])
         gone = []
-        for p, place in enumerate(sc.locations):
-            if not self.on_grid[p] or p in in_range:
+        on_grid = self.on_grid
+        for p in range(len(on_grid)):
+            if not on_grid[p] or p in in_range:
                 continue
-            self.on_grid[p] = False
+            place = sc.locations[p]
+            on_grid[p] = False
             self.instant_markers[p] = 0
             for a in sc.actions_at[p]:
                 self.action_markers[a] = 0
@@ -1066,7 +1071,7 @@ class TaintedGrailState(State):
                     self._say("dream", text=dream.text)
                     self._apply_effect(dream.effect, everyone, everyone[0], -1)
         elif step == 3:
-            self._schedule([("improve", c) for c in alive if self._improvements(c)])
+            self._schedule([("improve", c) for c in alive if self._may_improve(c)])
         else:
             self.discard += self.today
             self.today = []
@@ -1121,6 +1126,14 @@ class TaintedGrailState(State):
             if i not in self.bought[c] and imp.xp <= self.xp[c]
         ]
 
+    def _may_improve(self, c: int) -> bool:
+        """Whether `_improvements(c)` lists anything (without listing them)."""
+        xp, bought = self.xp[c], self.bought[c]
+        for i, imp in enumerate(self.game.scenario.improvements):
+            if imp.xp <= xp and i not in bought:
+                return True
+        return False
+
     def _improve(self, c: int, i: int) -> None:
         self.pending = ()
         imp = self.game.scenario.improvements[i]
@@ -1139,11 +1152,11 @@ class TaintedGrailState(State):
             return []
         if to_move == CHANCE:
             return list(self._chance_table()[0])
-        lay = self.game.layout
-        kind = self.pending[0]
-        c = self.pending[1]
+        pending = self.pending
+        kind, c = pending[0], pending[1]
         if kind == "act":
             return self._act_ids(c)
+        lay = self.game.layout
         if kind == "join":
             return [JOIN, DECLINE] if self._may_decline() else [JOIN]
         if kind == "choose":
