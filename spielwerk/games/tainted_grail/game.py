@@ -44,6 +44,8 @@ class TaintedGrailGame(Game):
     roll_cum_weights: list[float]
     guardian_cum_weights: list[float]
     event_cum_weights: tuple[list[float], ...]
+    cheapest_improvement: float
+    """The least experience any deck improvement costs (infinite without improvements)."""
     """The cumulative weights `random.choices` would add up from those probabilities, for
     `sample_chance_id`: the dice's, and the event deck's for each number of cards left."""
 
@@ -79,6 +81,8 @@ class TaintedGrailGame(Game):
             list(accumulate([1.0 / left] * left)) if left else []
             for left in range(len(self.scenario.events) + 1)
         )
+        improvements = self.scenario.improvements
+        self.cheapest_improvement = min((i.xp for i in improvements), default=float("inf"))
         return build_action_table(self.scenario, self.layout)
 
     def _new_state(self, num_players: int, seed: int) -> TaintedGrailState:

@@ -373,8 +373,13 @@ class TaintedGrailState(State):
             for item in sc.usable_items:
                 if owner[item] == c and equipped[item] and not exhausted[item]:
                     ids.append(lay.use + item)
-        if len(ids) > 1 and self._someone_else_ready(c):
-            ids.insert(1, WAIT)
+        if len(ids) > 1:
+            # `wait` is offered only if another character who has not waited yet may act.
+            deferred = self.deferred
+            for d in range(self.num_players):
+                if d != c and not deferred[d] and self.may_act(d):
+                    ids.insert(1, WAIT)
+                    break
         return ids
 
     def action_available(self, a: int, c: int) -> bool:
@@ -885,11 +890,14 @@ class TaintedGrailState(State):
         characters there stay on the empty cell, the wyrdness, and whoever starts a dawn there
         gains terror [design]."""
         sc = self.game.scenario
+        lost = []
         for c in range(self.num_players):
             if not self.fallen[c] and self.location_of(c) < 0:
+                lost.append(c)
                 self._change(c, "terror", PARAMS.wyrdness_terror)
                 self._say("wyrdness", name=self._name(c), n=PARAMS.wyrdness_terror)
-        if self._check_falls(range(self.num_players)):
+        # Only those in the wyrdness gained terror (see `_apply_effect` on falls).
+        if lost and self._check_falls(lost):
             self._check_outcome()
         in_range: set[int] = set()  # the locations in range of a menhir still active
         for m, dial in enumerate(self.menhir_dial):
@@ -918,12 +926,12 @@ class TaintedGrailState(State):
         menhir itself stays until the next dawn. [seed]"""
         sc = self.game.scenario
         for m, dial in enumerate(self.menhir_dial):
-            name = sc.locations[sc.menhirs[m].location].name
             if dial == 1:
                 self.menhir_dial[m] = 0
-                self._say("menhir_dial_out", place=name)
+                self._say("menhir_dial_out", place=sc.locations[sc.menhirs[m].location].name)
             elif dial > 1:
                 self.menhir_dial[m] = dial - 1
+                name = sc.locations[sc.menhirs[m].location].name
                 self.log.append(("menhir_dial", (("place", name), ("dial", dial - 1))))
 
     def _lower_time_dials(self) -> None:
@@ -1055,6 +1063,15 @@ class TaintedGrailState(State):
     def _dusk_step(self, step: int) -> None:
         sc = self.game.scenario
         self.log.append(("dusk_step", (("day", self.day), ("dusk_name", step))))
+        if step == 4:
+            self.discard += self.today
+            self.today = []
+            for loss in sc.losses:
+                if loss.kind == "day_limit" and self.day >= loss.day:
+                    self.outcome, self.outcome_text = LOST, loss.text
+                    return
+            self._start_dawn()
+            return
         alive = self._standing(range(self.num_players))
         if step == 0:
             # Rest: a character who eats 1 food gains 1 health and loses 1 terror. [design]
@@ -1070,16 +1087,8 @@ class TaintedGrailState(State):
                     self.dreams_read[d] = True
                     self._say("dream", text=dream.text)
                     self._apply_effect(dream.effect, everyone, everyone[0], -1)
-        elif step == 3:
-            self._schedule([("improve", c) for c in alive if self._may_improve(c)])
         else:
-            self.discard += self.today
-            self.today = []
-            for loss in sc.losses:
-                if loss.kind == "day_limit" and self.day >= loss.day:
-                    self.outcome, self.outcome_text = LOST, loss.text
-                    return
-            self._start_dawn()
+            self._schedule([("improve", c) for c in alive if self._may_improve(c)])
 
     def _rest(self, c: int, eats: bool) -> None:
         self.pending = ()
@@ -1096,10 +1105,12 @@ class TaintedGrailState(State):
         """Who ate goes back to maximum energy; who did not and has 1 or more energy keeps it
         (it goes up to at least 1: no change in practice); who did not and has 0 energy loses
         1 health and gets 1 energy back, so it is never stuck at 0 for good. [rules file]"""
+        starving = []
         for c in alive:
             if self.ate[c]:
                 self.energy[c] = self.max_energy[c]
             elif self.energy[c] == 0:
+                starving.append(c)
                 self._change(c, "health", -PARAMS.starving_health)
                 self._change(c, "energy", PARAMS.hungry_energy)
                 self.log.append(
@@ -1114,7 +1125,8 @@ class TaintedGrailState(State):
                 )
             else:
                 self.energy[c] = max(self.energy[c], PARAMS.hungry_energy)
-        if self._check_falls(alive):
+        # Only those who starved lost health (see `_apply_effect` on falls).
+        if starving and self._check_falls(starving):
             self._check_outcome()
 
     def _improvements(self, c: int) -> list[int]:
@@ -1129,6 +1141,8 @@ class TaintedGrailState(State):
     def _may_improve(self, c: int) -> bool:
         """Whether `_improvements(c)` lists anything (without listing them)."""
         xp, bought = self.xp[c], self.bought[c]
+        if xp < self.game.cheapest_improvement:
+            return False
         for i, imp in enumerate(self.game.scenario.improvements):
             if imp.xp <= xp and i not in bought:
                 return True
@@ -1181,15 +1195,6 @@ class TaintedGrailState(State):
         if kind in CHANCE_KINDS:
             return action_id in self._chance_table()[0]
         return action_id in self.legal_ids(actor)
-
-    def _someone_else_ready(self, c: int) -> bool:
-        """`wait` is offered only if another character who has not waited yet may act."""
-        deferred = self.deferred
-        # A loop rather than any(): no generator object in every legal_ids of the day.
-        for d in range(self.num_players):  # noqa: SIM110
-            if d != c and not deferred[d] and self.may_act(d):
-                return True
-        return False
 
     def chance_ids(self) -> list[tuple[int, float]]:
         ids, weights = self._chance_table()
