@@ -46,6 +46,7 @@ class TaintedGrailGame(Game):
     event_cum_weights: tuple[list[float], ...]
     cheapest_improvement: float
     """The least experience any deck improvement costs (infinite without improvements)."""
+    _out_of_reach: dict[int, tuple[int, ...]]
     """The cumulative weights `random.choices` would add up from those probabilities, for
     `sample_chance_id`: the dice's, and the event deck's for each number of cards left."""
 
@@ -83,7 +84,24 @@ class TaintedGrailGame(Game):
         )
         improvements = self.scenario.improvements
         self.cheapest_improvement = min((i.xp for i in improvements), default=float("inf"))
+        self._out_of_reach = {}
         return build_action_table(self.scenario, self.layout)
+
+    def out_of_reach(self, active: int) -> tuple[int, ...]:
+        """The locations in range of none of the menhirs in the bit set `active` (menhir m is
+        bit m), in id order: what dawn's step 2 discards. Worked out once per set (a game
+        meets a few), as every menhir's range is fixed by the scenario."""
+        known = self._out_of_reach.get(active)
+        if known is not None:
+            return known
+        sc = self.scenario
+        reach: set[int] = set()
+        for m, locations in enumerate(sc.menhir_range):
+            if active >> m & 1:
+                reach.update(locations)
+        out = tuple(p for p in range(len(sc.locations)) if p not in reach)
+        self._out_of_reach[active] = out
+        return out
 
     def _new_state(self, num_players: int, seed: int) -> TaintedGrailState:
         characters = len(self.scenario.characters)

@@ -205,6 +205,7 @@ class TaintedGrailState(State):
     def _advance(self) -> None:
         """Carry out tasks until a decision is needed or the game ends. (The win and loss
         conditions are checked wherever what they test changes: `_check_outcome`.)"""
+        tasks = self.tasks
         while True:
             if self.outcome != PLAYING:
                 self._finish()
@@ -214,9 +215,8 @@ class TaintedGrailState(State):
                 kind = pending[0]
                 self.to_move = CHANCE if kind in CHANCE_KINDS else pending[1]
                 return
-            if self.tasks:
-                task = self.tasks.pop()
-                self._run_task(task)
+            if tasks:
+                self._run_task(tasks.pop())
                 continue
             actor = self._next_actor()
             if actor is None:
@@ -438,8 +438,7 @@ class TaintedGrailState(State):
     def _begin_group_action(self, c: int, kind: int, target: int) -> None:
         self.actions_today += 1
         self.last_acted[c] = self.last_part[c] = self.actions_today
-        for d in range(self.num_players):
-            self.deferred[d] = False
+        self.deferred = [False] * self.num_players
         candidates = self._others_who_may_join(c, kind)
         if candidates:
             self.pending = ("join", candidates[0], kind, target, (c,), candidates[1:])
@@ -899,14 +898,14 @@ class TaintedGrailState(State):
         # Only those in the wyrdness gained terror (see `_apply_effect` on falls).
         if lost and self._check_falls(lost):
             self._check_outcome()
-        in_range: set[int] = set()  # the locations in range of a menhir still active
+        active = 0  # the menhirs still active, as a bit set
         for m, dial in enumerate(self.menhir_dial):
             if dial >= 0:
-                in_range.update(sc.menhir_range[m])
+                active |= 1 << m
         gone = []
         on_grid = self.on_grid
-        for p in range(len(on_grid)):
-            if not on_grid[p] or p in in_range:
+        for p in self.game.out_of_reach(active):
+            if not on_grid[p]:
                 continue
             place = sc.locations[p]
             on_grid[p] = False
