@@ -532,9 +532,13 @@ class TaintedGrailState(State):
         location = sc.locations[place]
         # Only coming to a *new* location is an arrival: an effect that "moves" a character to
         # where it stands triggers nothing [rules file].
-        movers = tuple([c for c in self._standing(members) if self.location_of(c) != place])
-        if not movers:
+        movers_list = []
+        for c in self._standing(members):
+            if self.location_of(c) != place:
+                movers_list.append(c)
+        if not movers_list:
             return
+        movers = tuple(movers_list)
         cell = (location.x, location.y)
         for c in movers:
             self.cell[c] = cell
@@ -1236,7 +1240,6 @@ class TaintedGrailState(State):
         # The id ranges in the layout's order (`actions.py`): the actions without parameters,
         # then travel, location actions, ..., the guardian die.
         lay = self.game.layout
-        kind = self.pending[0]
         if action_id < lay.travel:
             if action_id == PASS:
                 self.passed[actor] = True
@@ -1261,6 +1264,7 @@ class TaintedGrailState(State):
             self._choose(action_id - lay.choose)
         elif action_id < lay.equip:
             self._use(actor, action_id - lay.use)
+            self.pending = ()  # a free action: ask again who acts
         elif action_id < lay.unequip:
             item = action_id - lay.equip
             self.equipped[item] = True
@@ -1281,8 +1285,6 @@ class TaintedGrailState(State):
             self._roll(action_id - lay.roll + 1)
         else:
             self._guardian_face(self.pending[1], GUARDIAN_FACES[action_id - lay.guardian_die])
-        if kind == "act" and self.pending and self.pending[0] == "act":
-            self.pending = ()  # a free action (use): ask again who acts
         self._advance()
 
     # ================================================================== copies and views
@@ -1635,6 +1637,8 @@ class TaintedGrailState(State):
 
     def _names(self, members: Sequence[int]) -> tuple[str, ...]:
         characters = self.game.scenario.characters
+        if len(members) == 1:  # the common case: a character travelling alone
+            return (characters[members[0]].name,)
         return tuple([characters[c].name for c in members])
 
     def _say(self, key: str, **params: Any) -> None:
