@@ -232,16 +232,14 @@ class TaintedGrailState(State):
         self.tasks.extend(reversed(tasks))
 
     def _run_task(self, task: Task) -> None:
-        # The most frequent kinds first (in random play: dawn, dusk, rest, equip, section, ...).
+        # The most frequent kinds first (in random play: dawn, dusk, rest, section, gmove, ...).
         kind = task[0]
         if kind == "dawn":
             self._dawn_step(task[1])
         elif kind == "dusk":
             self._dusk_step(task[1])
         elif kind == "rest":
-            self.pending = ("rest", task[1])
-        elif kind == "equip":
-            self.pending = ("equip", task[1])
+            self.pending = task  # ("rest", c): the task is the decision itself
         elif kind == "section":
             self._section(task[1], task[2], task[3], task[4])
         elif kind == "gmove":
@@ -249,8 +247,8 @@ class TaintedGrailState(State):
                 self.pending = ("gdie", task[1])
         elif kind == "start_day":
             self._start_day()
-        elif kind == "improve":
-            self.pending = ("improve", task[1])
+        elif kind == "improve" or kind == "equip":
+            self.pending = task  # as rest
         elif kind == "encounter":
             self._encounter(task[1], task[2])
         elif kind == "instant":
@@ -542,7 +540,8 @@ class TaintedGrailState(State):
         cell = (location.x, location.y)
         for c in movers:
             self.cell[c] = cell
-        self._reveal(location.reveals)
+        if location.reveals:
+            self._reveal(location.reveals)
         # Those who arrive together (a group that travelled) meet a guardian together, as
         # they perform the arrival together [seed: "1 oder mehrere Charaktere"; design].
         tasks: list[Task] = []
@@ -690,7 +689,8 @@ class TaintedGrailState(State):
         for counter, amount in effect.counters:
             self.counters[counter] = max(0, self.counters[counter] + amount)
             self._say("counter", counter=sc.counters[counter], value=self.counters[counter])
-        self._reveal(effect.reveal)
+        if effect.reveal:
+            self._reveal(effect.reveal)
         if effect.activate_menhir >= 0 and self.menhir_dial[effect.activate_menhir] < 0:
             menhir = sc.menhirs[effect.activate_menhir]
             self.menhir_dial[effect.activate_menhir] = menhir.dial[self.num_players - 1]
@@ -716,13 +716,13 @@ class TaintedGrailState(State):
             self._check_outcome()
 
     def _change(self, c: int, resource: str, amount: int) -> None:
-        limits = self.game.scenario.characters[c]
         if resource == "health":
             self.health[c] = min(self.max_health[c], max(0, self.health[c] + amount))
         elif resource == "energy":
             self.energy[c] = min(self.max_energy[c], max(0, self.energy[c] + amount))
         elif resource == "terror":
-            self.terror[c] = min(limits.terror, max(0, self.terror[c] + amount))
+            limit = self.game.scenario.characters[c].terror
+            self.terror[c] = min(limit, max(0, self.terror[c] + amount))
         else:
             values: list[int] = getattr(self, resource)
             values[c] = max(0, values[c] + amount)
