@@ -65,6 +65,11 @@ class Condition:
     items: tuple[int, ...] = ()  # an involved character owns each of these
     quests: tuple[int, ...] = ()  # these events lie on the quest pile
     day: int = 0  # at least this day
+    always: bool = field(default=False, init=False, compare=False, repr=False)
+    """Whether the condition is empty (worked out once: `holds` asks it first)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "always", self.empty)
 
     @property
     def empty(self) -> bool:
@@ -104,6 +109,24 @@ class Effect:
     move_to: int = -1
     text: str = ""
     shared: bool = False  # resource changes go to the decider alone, not to everyone involved
+    party_wide: bool = field(default=False, init=False, compare=False, repr=False)
+    """Whether anything happens besides the text and the resource changes (worked out once:
+    most effects of the story are only those)."""
+    touches_outcome: bool = field(default=False, init=False, compare=False, repr=False)
+    """Whether it changes what a win or loss can test: items, flags or counters."""
+
+    def __post_init__(self) -> None:
+        touches = bool(self.items or self.flags or self.clear_flags or self.counters)
+        object.__setattr__(self, "touches_outcome", touches)
+        party_wide = touches or bool(
+            self.reveal
+            or self.activate_menhir >= 0
+            or self.start_dials
+            or self.stop_dials
+            or self.defeat_guardian
+            or self.move_to >= 0
+        )
+        object.__setattr__(self, "party_wide", party_wide)
 
 
 NO_EFFECT = Effect()

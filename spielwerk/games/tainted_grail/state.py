@@ -681,38 +681,39 @@ class TaintedGrailState(State):
         # (a character starts with 1 health or more, below its terror limit, and every
         # loss of health or gain of terror is followed by this check).
         fell = self._check_falls(takers) if effect.deltas else False
-        for item in effect.items:
-            if receiver >= 0 and self.item_owner[item] < 0:
-                self._gain_item(receiver, item)
-        if effect.flags or effect.clear_flags:
-            self.flags = (self.flags | set(effect.flags)) - set(effect.clear_flags)
-        for counter, amount in effect.counters:
-            self.counters[counter] = max(0, self.counters[counter] + amount)
-            self._say("counter", counter=sc.counters[counter], value=self.counters[counter])
-        if effect.reveal:
-            self._reveal(effect.reveal)
-        if effect.activate_menhir >= 0 and self.menhir_dial[effect.activate_menhir] < 0:
-            menhir = sc.menhirs[effect.activate_menhir]
-            self.menhir_dial[effect.activate_menhir] = menhir.dial[self.num_players - 1]
-            self.on_grid[menhir.location] = True
-            self._say(
-                "menhir_lit",
-                place=sc.locations[menhir.location].name,
-                dial=menhir.dial[self.num_players - 1],
-            )
-        for dial in effect.start_dials:
-            self.dial_values[dial] = sc.dials[dial].value
-            self._say("time_dial", dial=sc.dials[dial].name, value=sc.dials[dial].value)
-        for dial in effect.stop_dials:
-            self.dial_values[dial] = -1
-        if effect.defeat_guardian and guardian >= 0 and self.guardian_at[guardian] >= 0:
-            self.guardian_at[guardian] = -1
-            self._say("defeated", guardian=sc.guardians[guardian].name)
-        if effect.move_to >= 0 and alive:
-            movers = self._standing(alive)
-            self._reveal((effect.move_to,))
-            self._schedule([("arrive", effect.move_to, movers)])
-        if fell or effect.items or effect.flags or effect.clear_flags or effect.counters:
+        if effect.party_wide:
+            for item in effect.items:
+                if receiver >= 0 and self.item_owner[item] < 0:
+                    self._gain_item(receiver, item)
+            if effect.flags or effect.clear_flags:
+                self.flags = (self.flags | set(effect.flags)) - set(effect.clear_flags)
+            for counter, amount in effect.counters:
+                self.counters[counter] = max(0, self.counters[counter] + amount)
+                self._say("counter", counter=sc.counters[counter], value=self.counters[counter])
+            if effect.reveal:
+                self._reveal(effect.reveal)
+            if effect.activate_menhir >= 0 and self.menhir_dial[effect.activate_menhir] < 0:
+                menhir = sc.menhirs[effect.activate_menhir]
+                self.menhir_dial[effect.activate_menhir] = menhir.dial[self.num_players - 1]
+                self.on_grid[menhir.location] = True
+                self._say(
+                    "menhir_lit",
+                    place=sc.locations[menhir.location].name,
+                    dial=menhir.dial[self.num_players - 1],
+                )
+            for dial in effect.start_dials:
+                self.dial_values[dial] = sc.dials[dial].value
+                self._say("time_dial", dial=sc.dials[dial].name, value=sc.dials[dial].value)
+            for dial in effect.stop_dials:
+                self.dial_values[dial] = -1
+            if effect.defeat_guardian and guardian >= 0 and self.guardian_at[guardian] >= 0:
+                self.guardian_at[guardian] = -1
+                self._say("defeated", guardian=sc.guardians[guardian].name)
+            if effect.move_to >= 0 and alive:
+                movers = self._standing(alive)
+                self._reveal((effect.move_to,))
+                self._schedule([("arrive", effect.move_to, movers)])
+        if fell or effect.touches_outcome:
             self._check_outcome()
 
     def _change(self, c: int, resource: str, amount: int) -> None:
@@ -773,6 +774,8 @@ class TaintedGrailState(State):
     def holds(self, condition: Condition, involved: Sequence[int]) -> bool:
         """Every part of the condition holds; an item counts if any character involved owns
         it (one member meeting a requirement opens the choice for the group [design])."""
+        if condition.always:
+            return True
         if condition.day and self.day < condition.day:
             return False
         flags = self.flags
