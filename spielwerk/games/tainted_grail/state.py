@@ -1218,9 +1218,10 @@ class TaintedGrailState(State):
             faces = game.guardian_outcomes[0]
             return rng.choices(faces, cum_weights=game.guardian_cum_weights)[0]
         if kind == "event":
-            first, deck = game.layout.event, sorted(self.deck)
+            deck = sorted(self.deck)
             cum_weights = game.event_cum_weights[len(deck)]
-            return rng.choices([first + e for e in deck], cum_weights=cum_weights)[0]
+            # The card drawn from the cards themselves, then its id: the same pick.
+            return game.layout.event + rng.choices(deck, cum_weights=cum_weights)[0]
         outcomes, weights = self._chance_table()  # no chance event pending: `choices` fails
         return rng.choices(outcomes, weights)[0]
 
