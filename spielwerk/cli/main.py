@@ -1037,9 +1037,10 @@ def scenario_check(
 
 # ---------------------------------------------------------------------- entry point
 COMMAND_STARTED: float | None = None
-"""When the `spielwerk` process started (`time.monotonic()`), set by `main`: `balance` counts
-its time budget from there, start-up included. None when the app runs inside another
-process (tests), where the budget counts from the command."""
+"""When the `spielwerk` process started (`time.monotonic()`), set by `main` as the console
+script for the length of its command: `balance` counts its time budget from there, start-up
+included. None when the app runs inside another process (tests, `main(argv)` from a program),
+where the budget counts from the command."""
 
 
 def _process_start() -> float | None:
@@ -1056,7 +1057,9 @@ def _process_start() -> float | None:
 def main(argv: Sequence[str] | None = None) -> None:
     """The console script: like `app()`, but usage errors are one line on stderr too."""
     global COMMAND_STARTED
-    COMMAND_STARTED = _process_start()
+    # Only the console script's process started for this command; a program calling
+    # main(argv) may be hours old, and the next command in it must not inherit the start.
+    COMMAND_STARTED = _process_start() if argv is None else None
     command = typer.main.get_command(app)
     try:
         code = command.main(

@@ -4,6 +4,7 @@ report's structure (tiny budgets; nothing here depends on the machine's speed)."
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,9 @@ from spielwerk.sim.balance.search import coarse_values, parse_target, parse_tune
 from spielwerk.sim.match import play_game
 from spielwerk.sim.plan import Variant
 from spielwerk.sim.runner import run
+
+# The module (the package `spielwerk.cli` exports its `main` function under the same name).
+cli_main = importlib.import_module("spielwerk.cli.main")
 
 GAMES = ("witches", "inkheart_dice", "isolde", "inkspell", "tainted_grail")
 
@@ -281,6 +285,22 @@ def test_fixed_options_reach_every_stage(tmp_path: Path) -> None:
     )
     report, _ = balance(config, tmp_path / "planted")
     assert report["field"]["summary"]["options"] == {"planted_double": "grey-9"}
+
+
+def test_a_command_run_in_process_leaves_no_start_time_for_the_next(tmp_path: Path) -> None:
+    """`main(argv)` called by a program (here: the test process, started long before) counts a
+    balance budget from the command, and leaves nothing behind: a balance run afterwards in the
+    same process still plays games (it once found its budget spent at the start, 0 games,
+    when any test before it had called `main`)."""
+    with pytest.raises(SystemExit) as done:
+        cli_main.main(["scenario", "check", "demo"])
+    assert done.value.code == 0
+    assert cli_main.COMMAND_STARTED is None
+    result = CliRunner().invoke(
+        app, ["balance", "witches", "--budget", "3s", "--out", str(tmp_path / "w")]
+    )
+    assert result.exit_code == 0, result.output
+    assert " 0 games" not in result.stdout
 
 
 def test_cli_balance_and_its_errors(tmp_path: Path) -> None:
