@@ -9,7 +9,9 @@ arrays, and a rollout is a compiled loop. The agent still sees nothing but its `
 converts the Turn's sample (a state from its information set) to a kernel array and
 determinizes that. Given a value network (`LeafNetwork`, the seat `net`), it values new leaves
 by the network too, compiled, from the searching seat's observation of the leaf
-(`network_values`, `leaf_mix`).
+(`network_values`, `leaf_mix`). Given rollout weights (Witches), its rollouts follow the
+game's learned rollout policy instead of uniform play (`policy_rollout`,
+`spielwerk.learn.rollout_policy`).
 
 For other searches (`strength`'s guided MCTS), `KernelGame` offers the pieces alone: convert a
 state, determinize it, roll it out at random, read the returns.
@@ -69,6 +71,11 @@ IN_KERNEL_DETERMINIZATION = (True, True, False)
 COMPILED_OBSERVATION = (True, True, False)
 """Whether the kernel writes observation tensors (`observe`), which a network in the
 compiled search reads."""
+ROLLOUT_POLICY = (True, False, False)
+"""Whether the kernel has a learned rollout policy (`rollout_policy`, its features named by
+`ROLLOUT_FEATURES`) that the search can roll out with instead of uniform play."""
+NO_ROLLOUT_POLICY = np.zeros(0, dtype=np.float64)
+"""The rollout weights of uniformly random rollouts."""
 
 
 @kernel
@@ -238,6 +245,16 @@ def rollout(game: int, s: np.ndarray, rng: np.ndarray) -> None:
         isolde.rollout(s, rng)
 
 
+@kernel
+def policy_rollout(game: int, s: np.ndarray, rng: np.ndarray, weights: np.ndarray) -> None:
+    """`rollout` with the game's learned rollout policy where `weights` are given (Witches
+    only: the agent refuses them elsewhere), else uniformly random play."""
+    if weights.shape[0] and game == WITCHES:
+        witches.rollout_policy(s, rng, weights)
+    else:
+        rollout(game, s, rng)
+
+
 # ---------------------------------------------------------------------- the tree
 # Node arrays: first child, next sibling, key (action id or a simultaneous key), visits,
 # total value for the seat whose action leads to the node, availability count.
@@ -332,6 +349,7 @@ def search(
     biases: np.ndarray,
     sizes: np.ndarray,
     leaf_mix: float,
+    rollout_weights: np.ndarray,
     links: np.ndarray,
     totals: np.ndarray,
     used: np.ndarray,
@@ -345,7 +363,8 @@ def search(
     valued by a random rollout, mixed, if `leaf_mix` > 0, with a value network (`weights`,
     `biases`, `sizes`: see `network_values`) reading `player`'s observation of the leaf:
     (1 - leaf_mix) x rollout + leaf_mix x network, AlphaGo's mix at its leaves (at 1, no
-    rollout is played)."""
+    rollout is played). Rollouts follow the game's learned rollout policy where
+    `rollout_weights` are given (`policy_rollout`), else they play uniformly at random."""
     capacity = links.shape[0]
     players = roots[0, 0]  # every kernel keeps the player count first
     observation = np.zeros(sizes[0] if sizes.shape[0] else 1, dtype=np.float32)
@@ -421,13 +440,13 @@ def search(
             observe(game, s, player, observation)
             network_values(weights, biases, sizes, observation, work, judged)
             if leaf_mix < 1.0:
-                rollout(game, s, rng)
+                policy_rollout(game, s, rng, rollout_weights)
                 value(game, s, score_weight, values)
             for p in range(players):
                 rolled = values[p] if leaf_mix < 1.0 else 0.0
                 values[p] = (1.0 - leaf_mix) * rolled + leaf_mix * judged[(p - player) % players]
         else:
-            rollout(game, s, rng)
+            policy_rollout(game, s, rng, rollout_weights)
             value(game, s, score_weight, values)
         links[0, VISITS] += 1
         for d in range(depth):
@@ -542,6 +561,7 @@ class KernelMCTSAgent(Agent):
         world_samples: int = 256,
         leaf_network: LeafNetwork | None = None,
         leaf_mix: float = 0.0,
+        rollout_weights: np.ndarray | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations or seconds")
@@ -558,6 +578,9 @@ class KernelMCTSAgent(Agent):
             check_leaf_network(leaf_network, self.game)
         self.leaf_network = leaf_network or NO_NETWORK
         self.leaf_mix = leaf_mix
+        self.rollout_weights = NO_ROLLOUT_POLICY
+        if rollout_weights is not None:
+            self.rollout_weights = checked_rollout_weights(rollout_weights, self.game)
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -622,6 +645,7 @@ class KernelMCTSAgent(Agent):
                 self.leaf_network.biases,
                 self.leaf_network.sizes,
                 self.leaf_mix,
+                self.rollout_weights,
                 links,
                 totals,
                 used,
@@ -663,6 +687,24 @@ def check_leaf_network(network: LeafNetwork, game: KernelGame) -> None:
         raise ValueError(
             f"the value network values {int(network.sizes[-1])} seats; {game.name} seats {seats}"
         )
+
+
+def checked_rollout_weights(weights: np.ndarray, game: KernelGame) -> np.ndarray:
+    """`weights` as the compiled rollout policy reads them (float64, one per feature of the
+    game's `ROLLOUT_FEATURES`); ValueError if the game has no rollout policy or they do not fit
+    it."""
+    if not ROLLOUT_POLICY[game.code]:
+        raise ValueError(f"{game.name} has no compiled rollout policy")
+    array = np.ascontiguousarray(weights, dtype=np.float64)
+    features = len(game.module.ROLLOUT_FEATURES)
+    if array.shape != (features,):
+        raise ValueError(
+            f"the {game.name} rollout policy has {features} weights (one per feature), "
+            f"got an array of shape {array.shape}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"the {game.name} rollout weights are not all finite")
+    return array
 
 
 def most_visited(visits: np.ndarray, value_sums: np.ndarray) -> int:

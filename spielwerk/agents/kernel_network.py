@@ -24,6 +24,10 @@ differently. Which use pays depends on the game and on how much the value head l
 (docs/learning.md: in Tintenherz the network at every leaf beats mcts:1000 at the same time a
 decision; the root blend only ties it, and in Witches, whose value head learned little,
 neither helps).
+
+A model file may also carry a learned rollout policy (`rollout/w`, Witches): the search then
+rolls out with it instead of uniformly at random (`kernel_mcts.policy_rollout`); in Witches
+that, not the value head, is what `net` plays with (docs/learning.md).
 """
 
 from __future__ import annotations
@@ -80,6 +84,7 @@ class KernelNetworkAgent(Agent):
         exploration: float = 0.7,
         score_weight: float = 0.0,
         leaf_mix: float = 0.0,
+        rollout_weights: npt.NDArray[np.floating] | None = None,
     ) -> None:
         self.model = model
         self.blend = blend if model is not None else 0.0
@@ -95,6 +100,7 @@ class KernelNetworkAgent(Agent):
             score_weight=score_weight,
             leaf_network=network if leaf_mix else None,
             leaf_mix=leaf_mix if network is not None else 0.0,
+            rollout_weights=rollout_weights,
         )
         # Where the kernel writes observations, the root's moves are judged in the kernel too.
         self.compiled_network: LeafNetwork | None = None

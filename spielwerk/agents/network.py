@@ -151,6 +151,12 @@ class Model:
     def score_weight(self) -> float:
         return float(self.metadata.get("score_weight", 0.0))
 
+    @property
+    def rollout_features(self) -> list[str] | None:
+        """The features the model's rollout policy weighs, in order; None without one."""
+        rollout = self.metadata.get("rollout_policy")
+        return None if rollout is None else [str(name) for name in rollout["features"]]
+
     def check(self, game: Game, num_players: int | None = None) -> None:
         """Raise ModelMismatch unless this model was made for `game` (and `num_players`)."""
         meta = self.metadata
@@ -306,6 +312,12 @@ def build_model(metadata: Any, arrays: Mapping[str, Any], origin: str = "model")
     expected["policy/b"] = (int(metadata["num_actions"]),)
     expected["value/w"] = (last, int(metadata["seats"]))
     expected["value/b"] = (int(metadata["seats"]),)
+    rollout = metadata.get("rollout_policy")
+    if rollout is not None:  # a learned rollout policy for the compiled search (optional)
+        features = rollout.get("features") if isinstance(rollout, dict) else None
+        if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+            raise ModelError(f"the metadata of {origin} has a rollout policy without its features")
+        expected[ROLLOUT_WEIGHTS] = (len(features),)
     if set(arrays) != set(expected):
         missing = sorted(set(expected) - set(arrays))
         extra = sorted(set(arrays) - set(expected))
@@ -322,6 +334,33 @@ def build_model(metadata: Any, arrays: Mapping[str, Any], origin: str = "model")
             raise ModelError(f"{origin}: weights {name!r} are not all finite")
         params[name] = np.ascontiguousarray(array, dtype=np.float32)
     return Model(params, metadata)
+
+
+ROLLOUT_WEIGHTS = "rollout/w"
+"""The weights of a model's learned rollout policy (`spielwerk.learn.rollout_policy`): one per
+feature its metadata's `rollout_policy.features` names."""
+
+
+def rollout_weights(model: Model) -> Array | None:
+    """The model's rollout policy weights, checked against the game's compiled rollout policy
+    (the same features in the same order); None if the model has none. ModelMismatch if the
+    kernel computes other features than the model was learned on."""
+    features = model.rollout_features
+    if features is None:
+        return None
+    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, ROLLOUT_POLICY, kernel_module
+
+    name = model.game_name
+    if name not in KERNEL_GAMES or not ROLLOUT_POLICY[KERNEL_GAMES.index(name)]:
+        raise ModelMismatch(f"this {name} model has a rollout policy, but {name} has none")
+    computed = list(kernel_module(name).ROLLOUT_FEATURES)
+    if features != computed:
+        raise ModelMismatch(
+            f"this {name} model's rollout policy weighs the features {features}, but this "
+            f"version of the game's kernel computes {computed}: learn it again with "
+            "`python -m spielwerk.learn.rollout_policy`"
+        )
+    return model.params[ROLLOUT_WEIGHTS]
 
 
 def shipped_model_path(game_name: str) -> Path:
@@ -467,6 +506,7 @@ def network_player(
         else exploration,
         score_weight=model.score_weight,
         leaf_mix=float(model.metadata.get("leaf_mix", 0.0)),
+        rollout_weights=rollout_weights(model),
     )
 
 
