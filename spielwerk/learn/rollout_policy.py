@@ -1,0 +1,290 @@
+"""Learn the rollout policy of a game's compiled search (Witches) from a deeper search's moves.
+
+The compiled search (`spielwerk.agents.kernel_mcts`) values a new leaf by one rollout, played
+uniformly at random; in Witches it stops gaining past 800-1,600 iterations (docs/agents.md).
+AlphaGo's answer (Silver et al. 2016, "the fast rollout policy") is a rollout that plays like
+a player, cheaply: here a linear softmax over a handful of features of each legal move (for a
+card: does it win the trick as it stands, is the mover last, the trick's points, its value,
+trump, its place on the wheel, leading or following; for a trump choice: the mover's cards of
+the new trump, their strength, the value the change costs), computed in the kernel
+(`kernel.ROLLOUT_FEATURES`, `kernel.rollout_policy`) from the mover's hand and public facts.
+
+1. Self-play: every seat is the compiled search at `iterations` (4,000: past the plateau, so
+   its choices are as good as that search gets), with uniformly random rollouts, or with the
+   policy of `start` to learn from a search that already rolls out with one. At every decision
+   with a choice: each legal move's features (read from the Turn's sample, a state of the
+   mover's information set; the features read only what the mover knows) and the root's visit
+   shares.
+2. Fit: maximum likelihood of the visit shares under the softmax of `weights . features`
+   (a multinomial logit, convex), by Newton's method with a small L2 penalty: one answer,
+   whatever the start.
+3. The weights go into a model file (`rollout/w`, and `rollout_policy` in its metadata) beside
+   the network of a base model, with play settings that roll out with them (`write_model`).
+
+Seeded: game g has the seed `seed * 1,000,003 + g` (as `spielwerk train`), and every search a
+seed of its own from it, so a run gives the same weights on any machine.
+
+    python -m spielwerk.learn.rollout_policy witches --games 300 --iterations 4000 --seed 1 \\
+        --base bench/results/learning/witches-kernel/witches.npz --play-iterations 500 \\
+        --out witches.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import spielwerk
+from spielwerk.agents.base import make_turn
+from spielwerk.agents.kernel_mcts import (
+    KERNEL_GAMES,
+    ROLLOUT_POLICY,
+    KernelMCTSAgent,
+    has_kernel,
+    kernel_module,
+    most_visited,
+)
+from spielwerk.agents.network import ROLLOUT_WEIGHTS, read_model, save_model
+
+Array = npt.NDArray[np.float64]
+L2 = 1e-3
+"""The penalty on the squared weights: keeps the fit finite where a feature never varies
+among a decision's moves, and is otherwise negligible beside the log-likelihood."""
+
+
+@dataclass
+class Decisions:
+    """What the searches saw and chose: per decision, each legal move's features (rows) and
+    the root's visit shares over those moves."""
+
+    features: list[Array] = field(default_factory=list)
+    targets: list[Array] = field(default_factory=list)
+    games: int = 0
+
+
+def game_seed(seed: int, game: int) -> int:
+    return seed * 1_000_003 + game
+
+
+def record_decisions(
+    game_name: str,
+    players: int,
+    games: int,
+    iterations: int,
+    seed: int,
+    start: Array | None = None,
+    progress: Callable[[int, Decisions], None] | None = None,
+) -> Decisions:
+    """Self-play of the compiled search in every seat (`start`: its rollout weights, else
+    uniform rollouts), recording every decision with more than one legal move."""
+    game = spielwerk.load(game_name)
+    module = kernel_module(game_name)
+    decisions = Decisions()
+    for g in range(games):
+        seed_g = game_seed(seed, g)
+        agents = [
+            KernelMCTSAgent(
+                game_name, iterations=iterations, seed=seed_g * 8 + p, rollout_weights=start
+            )
+            for p in range(players)
+        ]
+        state = game.new_state(players, seed=seed_g)
+        chance = random.Random(seed_g)
+        samples = random.Random(seed_g ^ 0x5A5A5A5A)
+        while not state.is_terminal():
+            if state.is_chance():
+                state.apply(state.sample_chance(chance))
+                continue
+            seat = state.to_move
+            assert isinstance(seat, int)
+            turn = make_turn(state, seat, True, samples)
+            legal = turn.legal_actions
+            if len(legal) == 1:
+                state.apply(legal[0], seat)
+                continue
+            visits, sums = agents[seat].root(turn)
+            assert turn.sample is not None
+            ids = np.array([action.id for action in legal], dtype=np.int64)
+            rows = np.zeros((len(ids), len(module.ROLLOUT_FEATURES)))
+            module.rollout_features(module.from_state(turn.sample), ids, rows)
+            decisions.features.append(rows)
+            decisions.targets.append(visits / visits.sum())
+            state.apply(legal[most_visited(visits, sums)], seat)
+        decisions.games += 1
+        if progress is not None:
+            progress(g + 1, decisions)
+    return decisions
+
+
+def _padded(decisions: Decisions) -> tuple[Array, Array, npt.NDArray[np.bool_]]:
+    """Features (decisions, widest, features), targets and the mask of real moves."""
+    count = len(decisions.features)
+    widest = max(len(t) for t in decisions.targets)
+    width = decisions.features[0].shape[1]
+    features = np.zeros((count, widest, width))
+    targets = np.zeros((count, widest))
+    mask = np.zeros((count, widest), dtype=np.bool_)
+    for d, (rows, shares) in enumerate(zip(decisions.features, decisions.targets, strict=True)):
+        features[d, : len(shares)] = rows
+        targets[d, : len(shares)] = shares
+        mask[d, : len(shares)] = True
+    return features, targets, mask
+
+
+def _objective(
+    w: Array, features: Array, targets: Array, mask: npt.NDArray[np.bool_], l2: float
+) -> tuple[float, Array, Array]:
+    """Mean cross-entropy of the targets under the softmax, plus l2 x |w|^2: value, gradient,
+    Hessian."""
+    count = features.shape[0]
+    logits = np.where(mask, features @ w, -np.inf)
+    logits -= logits.max(axis=1, keepdims=True)
+    log_q = np.where(mask, logits - np.log(np.exp(logits).sum(axis=1, keepdims=True)), 0.0)
+    q = np.where(mask, np.exp(log_q), 0.0)
+    loss = -float((targets * log_q).sum()) / count + l2 * float(w @ w)
+    grad = np.einsum("da,dak->k", q - targets, features) / count + 2 * l2 * w
+    mean = np.einsum("da,dak->dk", q, features)
+    hessian = (
+        np.einsum("da,dak,dal->kl", q, features, features) - mean.T @ mean
+    ) / count + 2 * l2 * np.eye(len(w))
+    return loss, grad, hessian
+
+
+def fit(decisions: Decisions, l2: float = L2, steps: int = 100) -> tuple[Array, float]:
+    """The weights that maximise the likelihood of the visit shares (with the L2 penalty), by
+    Newton's method with backtracking; returns them and the final loss."""
+    features, targets, mask = _padded(decisions)
+    w = np.zeros(features.shape[2])
+    loss, grad, hessian = _objective(w, features, targets, mask, l2)
+    for _ in range(steps):
+        step = np.linalg.solve(hessian, grad)
+        size = 1.0
+        while True:
+            trial = w - size * step
+            trial_loss, trial_grad, trial_hessian = _objective(trial, features, targets, mask, l2)
+            if trial_loss <= loss - 1e-4 * size * float(grad @ step) or size < 1e-8:
+                break
+            size /= 2
+        w, loss, grad, hessian = trial, trial_loss, trial_grad, trial_hessian
+        if float(np.abs(grad).max()) < 1e-9:
+            break
+    return w, loss
+
+
+def agreement(decisions: Decisions, weights: Array) -> float:
+    """Share of decisions whose most likely move under the policy is the search's most visited
+    one."""
+    hits = sum(
+        int(np.argmax(rows @ weights) == np.argmax(shares))
+        for rows, shares in zip(decisions.features, decisions.targets, strict=True)
+    )
+    return hits / max(len(decisions.targets), 1)
+
+
+def write_model(
+    base: Path,
+    out: Path,
+    weights: Array,
+    learned: dict[str, Any],
+    play_iterations: int,
+) -> None:
+    """`base` (a model of the compiled search) with the rollout policy's weights added and
+    play settings that use them alone: the search at `play_iterations` with the learned
+    rollouts, the value head neither at the root nor at the leaves (`blend`, `leaf_mix` 0: in
+    Witches both were weaker than the plain search, docs/learning.md)."""
+    model = read_model(base)
+    name = model.game_name
+    module = kernel_module(name)
+    metadata = dict(model.metadata)
+    was = {key: metadata.get(key) for key in ("blend", "leaf_mix", "play_iterations")}
+    metadata.update(
+        search="kernel",
+        blend=0.0,
+        leaf_mix=0.0,
+        play_iterations=play_iterations,
+        rollout_policy={"features": list(module.ROLLOUT_FEATURES), "learned": learned},
+        play_tuning={
+            "date": learned["date"],
+            "was": was,
+            "why": "the compiled search with the learned rollout policy, at mcts:1000's time "
+            "a decision (docs/learning.md)",
+        },
+    )
+    params = dict(model.params)
+    params[ROLLOUT_WEIGHTS] = weights.astype(np.float32)
+    save_model(out, params, metadata)
+    read_model(out)  # the file must load as written
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m spielwerk.learn.rollout_policy", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "game", choices=[g for g, p in zip(KERNEL_GAMES, ROLLOUT_POLICY, strict=True) if p]
+    )
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=300, help="self-play games (default 300)")
+    parser.add_argument("--iterations", type=int, default=4000, help="the expert's budget")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start", type=Path, help="a model whose rollout policy the expert uses")
+    parser.add_argument("--base", type=Path, required=True, help="the model file to extend")
+    parser.add_argument("--play-iterations", type=int, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    if not has_kernel(args.game):
+        sys.exit(
+            "the rollout policy lives in the compiled kernel: pip install 'spielwerk[kernels]'"
+        )
+    start = None
+    if args.start is not None:
+        stored = read_model(args.start).params.get(ROLLOUT_WEIGHTS)
+        if stored is None:
+            sys.exit(f"{args.start} has no rollout policy")
+        start = np.asarray(stored, dtype=np.float64)
+    began = time.time()
+
+    def progress(done: int, decisions: Decisions) -> None:
+        if done % 10 == 0 or done == args.games:
+            minutes = (time.time() - began) / 60
+            print(
+                f"{done}/{args.games} games, {len(decisions.targets)} decisions, {minutes:.1f} min"
+            )
+
+    decisions = record_decisions(
+        args.game, args.players, args.games, args.iterations, args.seed, start, progress
+    )
+    weights, loss = fit(decisions)
+    learned = {
+        "command": "python -m spielwerk.learn.rollout_policy " + " ".join(sys.argv[1:]),
+        "date": datetime.date.today().isoformat(),
+        "seed": args.seed,
+        "players": args.players,
+        "games": decisions.games,
+        "expert_iterations": args.iterations,
+        "expert_rollouts": "uniform" if start is None else str(args.start),
+        "decisions": len(decisions.targets),
+        "l2": L2,
+        "loss": round(loss, 5),
+        "agreement": round(agreement(decisions, weights), 4),
+        "minutes": round((time.time() - began) / 60, 1),
+    }
+    write_model(args.base, args.out, weights, learned, args.play_iterations)
+    print(f"weights: {np.round(weights, 3).tolist()}")
+    print(
+        f"loss {loss:.4f}, agreement with the search {learned['agreement']:.3f}; wrote {args.out}"
+    )
+
+
+if __name__ == "__main__":
+    main()

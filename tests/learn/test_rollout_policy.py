@@ -1,0 +1,70 @@
+"""Learning the Witches rollout policy (`spielwerk.learn.rollout_policy`): seeded self-play
+records, the maximum-likelihood fit, and the model file it writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("spielwerk.agents.kernel_mcts", reason="needs numba")
+
+import spielwerk
+from spielwerk.agents import make_agent
+from spielwerk.agents.kernel_network import KernelNetworkAgent
+from spielwerk.agents.network import (
+    ROLLOUT_WEIGHTS,
+    NetworkAgent,
+    initial_params,
+    network_metadata,
+    read_model,
+    save_model,
+)
+from spielwerk.games.witches import kernel as witches
+from spielwerk.learn.rollout_policy import Decisions, agreement, fit, record_decisions, write_model
+
+
+def test_the_fit_recovers_the_weights_that_made_the_choices() -> None:
+    """Visit shares that are a known softmax of random features give back its weights (the
+    L2 penalty pulls them in a little)."""
+    rng = np.random.default_rng(0)
+    truth = rng.normal(0.0, 1.0, 5)
+    decisions = Decisions()
+    for _ in range(3000):
+        rows = rng.normal(0.0, 1.0, (int(rng.integers(2, 7)), 5))
+        odds = np.exp(rows @ truth)
+        decisions.features.append(rows)
+        decisions.targets.append(odds / odds.sum())
+    weights, _ = fit(decisions, l2=1e-6)
+    assert np.allclose(weights, truth, atol=1e-3)
+    assert agreement(decisions, weights) == 1.0
+
+
+def test_recorded_decisions_are_seeded_and_fit_the_kernel_s_features() -> None:
+    runs = [record_decisions("witches", 4, 2, 30, seed=3) for _ in range(2)]
+    first, second = runs
+    assert first.games == 2 and len(first.targets) > 40
+    for a, b in zip(first.features, second.features, strict=True):
+        assert np.array_equal(a, b)
+    for rows, shares in zip(first.features, first.targets, strict=True):
+        assert rows.shape == (len(shares), witches.NUM_ROLLOUT_FEATURES)
+        assert np.isclose(shares.sum(), 1.0)
+
+
+def test_the_written_model_plays_the_learned_rollouts_as_net(tmp_path: Path) -> None:
+    game = spielwerk.load("witches")
+    metadata = network_metadata(game, [4], [8])
+    metadata.update(search="kernel", blend=0.4, play_iterations=1000)
+    base = tmp_path / "base.npz"
+    save_model(base, initial_params(metadata, 0), metadata)
+    weights = np.linspace(-1.0, 1.0, witches.NUM_ROLLOUT_FEATURES)
+    out = tmp_path / "witches.npz"
+    write_model(base, out, weights, {"date": "2026-11-27", "seed": 1}, play_iterations=40)
+    model = read_model(out)
+    assert np.allclose(model.params[ROLLOUT_WEIGHTS], weights)
+    assert model.metadata["play_tuning"]["was"]["blend"] == 0.4
+    agent = make_agent(f"net:{out}", "witches", seed=0)
+    assert isinstance(agent, NetworkAgent) and isinstance(agent.search, KernelNetworkAgent)
+    assert agent.search.blend == 0.0 and agent.search.iterations == 40
+    assert np.allclose(agent.search.search.rollout_weights, weights, atol=1e-6)
