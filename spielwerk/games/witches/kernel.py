@@ -409,6 +409,22 @@ def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
     s[POOL] = pool
 
 
+@inline_kernel
+def _shuffle_pile(pool: int, order: np.ndarray, rng: np.ndarray) -> int:
+    """The face-down pile's cards into `order`, shuffled (Fisher-Yates); returns how many. A
+    rollout draws from its end: every card as likely as drawing each uniformly from what is
+    left."""
+    left = 0
+    while pool:
+        order[left] = lowest_bit(pool)
+        pool &= pool - 1
+        left += 1
+    for i in range(left - 1, 0, -1):
+        j = int(uniform(rng) * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    return left
+
+
 @kernel
 def rollout(s: np.ndarray, rng: np.ndarray) -> int:
     """Play uniformly at random to the end, in place; returns the number of player decisions.
@@ -417,15 +433,7 @@ def rollout(s: np.ndarray, rng: np.ndarray) -> int:
     each uniformly), without building the lists; the pile is shuffled once and drawn in that
     order, which deals every card as likely as drawing each uniformly from what is left."""
     order = np.empty(64, dtype=np.int64)
-    left = 0
-    pool = s[POOL]
-    while pool:
-        order[left] = lowest_bit(pool)
-        pool &= pool - 1
-        left += 1
-    for i in range(left - 1, 0, -1):  # Fisher-Yates
-        j = int(uniform(rng) * (i + 1))
-        order[i], order[j] = order[j], order[i]
+    left = _shuffle_pile(s[POOL], order, rng)
     decisions = 0
     while True:
         phase = s[PHASE]
@@ -638,15 +646,7 @@ def _play_policy(s: np.ndarray, rng: np.ndarray, w: np.ndarray, actions: np.ndar
     of a call to `exp` (a fifth of a rollout's time). The loop is written out in full, as
     `rollout` is: nested helpers and the generic `apply` made it half as fast again."""
     order = np.empty(64, dtype=np.int64)
-    left = 0
-    pool = s[POOL]
-    while pool:
-        order[left] = lowest_bit(pool)
-        pool &= pool - 1
-        left += 1
-    for i in range(left - 1, 0, -1):  # Fisher-Yates
-        j = int(uniform(rng) * (i + 1))
-        order[i], order[j] = order[j], order[i]
+    left = _shuffle_pile(s[POOL], order, rng)
     ids = np.empty(MAX_LEGAL, dtype=np.int64)
     odds = np.empty(MAX_LEGAL, dtype=np.float64)
     steps = 0
