@@ -283,26 +283,33 @@ def _play(s: np.ndarray, player: int, card: int) -> None:
 
 
 @inline_kernel
-def _winning_index(s: np.ndarray) -> int:
-    """Highest trump wins; without trump, the highest card of the led colour. [seed]"""
+def _trick_standing(s: np.ndarray) -> tuple[int, int, bool, int]:
+    """The trick so far: the index of the card that wins it as it stands, that card's place on
+    the wheel and whether it is trump, and the trick's points. Highest trump wins; without
+    trump, the highest card of the led colour. [seed]"""
     top = s[TRUMPS + s[PILE] - 1]
     trump_colour = top // VALUES
     row = top % VALUES + 1
     descending = s[DESCENDING]
     led = s[TRICK] // VALUES
-    best, best_rank, best_is_trump = 0, VALUES + 1, False
+    best, best_rank, best_is_trump, points = 0, VALUES + 1, False, 0
     for index in range(s[TRICK_LEN]):
         card = s[TRICK + index]
-        colour = card // VALUES
+        colour, value = card // VALUES, card % VALUES + 1
+        points += value
+        rank = RANKS[descending, row, value]
         if colour == trump_colour:
-            rank = RANKS[descending, row, card % VALUES + 1]
             if not best_is_trump or rank < best_rank:
                 best, best_rank, best_is_trump = index, rank, True
-        elif colour == led and not best_is_trump:
-            rank = RANKS[descending, row, card % VALUES + 1]
-            if rank < best_rank:
-                best, best_rank = index, rank
-    return best
+        elif colour == led and not best_is_trump and rank < best_rank:
+            best, best_rank = index, rank
+    return best, best_rank, best_is_trump, points
+
+
+@inline_kernel
+def _winning_index(s: np.ndarray) -> int:
+    """Which card of the complete trick wins it (`_trick_standing`)."""
+    return _trick_standing(s)[0]
 
 
 @inline_kernel
@@ -513,7 +520,7 @@ def rollout_features(s: np.ndarray, actions: np.ndarray, out: np.ndarray) -> Non
                 f[8] = f[5]
                 f[9] = f[3]
                 continue
-            best_rank, best_trump, points = _trick_standing(s, trump_colour, row)
+            _, best_rank, best_trump, points = _trick_standing(s)
             if trump:
                 wins = not best_trump or rank < best_rank
             else:
@@ -539,26 +546,6 @@ def rollout_features(s: np.ndarray, actions: np.ndarray, out: np.ndarray) -> Non
                 f[14] += STRENGTH[descending, trump % VALUES + 1, lowest_bit(cards) % VALUES + 1]
                 cards &= cards - 1
             f[14] /= HAND
-
-
-@inline_kernel
-def _trick_standing(s: np.ndarray, trump_colour: int, row: int) -> tuple[int, bool, int]:
-    """The winning card's wheel place so far, whether it is a trump, and the trick's points
-    (the rule of `_winning_index`)."""
-    descending = s[DESCENDING]
-    led = s[TRICK] // VALUES
-    best_rank, best_trump, points = VALUES + 1, False, 0
-    for i in range(s[TRICK_LEN]):
-        card = s[TRICK + i]
-        value = card % VALUES + 1
-        points += value
-        rank = RANKS[descending, row, value]
-        if card // VALUES == trump_colour:
-            if not best_trump or rank < best_rank:
-                best_rank, best_trump = rank, True
-        elif card // VALUES == led and not best_trump and rank < best_rank:
-            best_rank = rank
-    return best_rank, best_trump, points
 
 
 @inline_kernel
@@ -591,7 +578,7 @@ def rollout_logits(s: np.ndarray, w: np.ndarray, ids: np.ndarray, logits: np.nda
             return count
         ranks = RANKS[descending, row]
         led = s[TRICK] // VALUES
-        best_rank, best_trump, points = _trick_standing(s, trump_colour, row)
+        _, best_rank, best_trump, points = _trick_standing(s)
         win = w[0] + w[2] * points / 18.0
         if length == s[TRICK_SIZE] - 1:
             win += w[1]
