@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import spielwerk
 from spielwerk.core.conformance import play_on
 from spielwerk.core.state import CHANCE
+from spielwerk.games.tainted_grail.params import PARAMS
 from spielwerk.games.tainted_grail.state import TaintedGrailState
 
 BEGIN = {"travel", "explore", "location_action"}
@@ -70,3 +71,46 @@ def test_random_days_keep_the_rules(scenario: str, players: int, seed: int) -> N
             out.add(actor)
         state.apply(action, player=actor)
         out.update(c for c in range(players) if state.fallen[c])
+
+
+def _next_actor_by_may_act(state: TaintedGrailState) -> int | None:
+    """Who acts next, spelled with `may_act`: the first character who may act and has not
+    waited, else the first who may act (the rule `_next_actor` inlines for speed)."""
+    ready = [c for c in range(state.num_players) if state.may_act(c)]
+    for c in ready:
+        if not state.deferred[c]:
+            return c
+    return ready[0] if ready else None
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    scenario=st.sampled_from(["demo", TABLE]),
+    players=st.integers(min_value=1, max_value=4),
+    seed=st.integers(min_value=0, max_value=2**31 - 1),
+)
+def test_the_fast_day_agrees_with_its_rules(scenario: str, players: int, seed: int) -> None:
+    """Two rules the fast path writes out a second time give the same answers as their
+    plain forms at every step of random games: who acts next (`_next_actor` against
+    `may_act`, seed l. 90-92), and the travel moves offered to a character asked to act
+    (`_act_ids` against `travel_targets`, whenever the character can pay for travel)."""
+    state = spielwerk.load("tainted_grail", scenario=scenario).new_state(players, seed=seed)
+    assert isinstance(state, TaintedGrailState)
+    travel = state.game.layout.travel
+    locations = len(state.game.scenario.locations)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.phase == "day":
+            assert state._next_actor() == _next_actor_by_may_act(state)
+            for c in range(state.num_players):
+                if state.fallen[c] or state.energy[c] < PARAMS.travel_cost:
+                    continue
+                offered = [a - travel for a in state._act_ids(c) if 0 <= a - travel < locations]
+                assert offered == sorted(state.travel_targets(c))
+        to_move = state.to_move
+        if to_move == CHANCE:
+            state.apply_trusted(state.sample_chance_id(rng), CHANCE)
+        else:
+            seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
+            ids = state.legal_ids(seat)
+            state.apply_trusted(ids[rng.randrange(len(ids))], seat)
