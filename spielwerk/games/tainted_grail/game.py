@@ -44,11 +44,12 @@ class TaintedGrailGame(Game):
     roll_cum_weights: list[float]
     guardian_cum_weights: list[float]
     event_cum_weights: tuple[list[float], ...]
+    """The cumulative weights `random.choices` would add up from those probabilities, for
+    `sample_chance_id`: the dice's, and the event deck's for each number of cards left."""
     cheapest_improvement: float
     """The least experience any deck improvement costs (infinite without improvements)."""
     _out_of_reach: dict[int, tuple[int, ...]]
-    """The cumulative weights `random.choices` would add up from those probabilities, for
-    `sample_chance_id`: the dice's, and the event deck's for each number of cards left."""
+    """`out_of_reach`'s answers by set of active menhirs, filled as a game meets them."""
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
