@@ -55,6 +55,7 @@ from spielwerk.agents.kernel_mcts import (
     most_visited,
 )
 from spielwerk.agents.network import ROLLOUT_WEIGHTS, read_model, save_model
+from spielwerk.learn.selfplay import game_seed
 
 Array = npt.NDArray[np.float64]
 L2 = 1e-3
@@ -70,10 +71,6 @@ class Decisions:
     features: list[Array] = field(default_factory=list)
     targets: list[Array] = field(default_factory=list)
     games: int = 0
-
-
-def game_seed(seed: int, game: int) -> int:
-    return seed * 1_000_003 + game
 
 
 def record_decisions(

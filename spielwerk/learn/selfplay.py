@@ -45,6 +45,12 @@ SEARCH = "search"
 KERNEL = "kernel"
 
 
+def game_seed(seed: int, game: int) -> int:
+    """The seed of a run's game number `game`: everything random in self-play comes from
+    the run's seed, so a run replays exactly."""
+    return seed * 1_000_003 + game
+
+
 @dataclass(frozen=True)
 class SearchSettings:
     iterations: int = 100

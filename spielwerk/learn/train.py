@@ -60,6 +60,7 @@ from spielwerk.learn.selfplay import (
     GameSamples,
     GameTask,
     SearchSettings,
+    game_seed,
     play_tasks,
 )
 
@@ -368,7 +369,7 @@ class Run:
                 config.game,
                 tuple(sorted(config.options.items())),
                 config.players,
-                config.seed * 1_000_003 + progress.games + index,
+                game_seed(config.seed, progress.games + index),
                 mode,
                 self.score_weight,
                 config.epsilon,
