@@ -1,0 +1,175 @@
+"""The Tintenblut kernel plays exactly the games of the Python engine (`state.py`).
+
+Each seeded game is stepped in both engines side by side with the same actions (chance
+outcomes drawn by the engine's `sample_chance_id`, decisions uniform from the seed): at every
+step the kernel must have the same seat (or chance, or the end) to move, list the same legal
+actions in the same order and have the same scores, and end with the same returns. A third
+of the games switch to the kernel array converted from the scalar state at a random step
+(`from_state`, which searches use), which must play on identically. The kernel's own random
+games replay through the checked `apply` of the engine.
+
+The default run covers every player count and three `max_rounds` options with 270 games; the
+`slow` run plays 10,000.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+
+import spielwerk
+from spielwerk.core.conformance import DEFAULT_MAX_STEPS
+from spielwerk.core.kernel_ops import generator
+
+ink = pytest.importorskip("spielwerk.games.inkspell.kernel", reason="needs numba")
+
+OPTIONS: list[dict[str, Any]] = [{}, {"max_rounds": 3}, {"max_rounds": 9}]
+"""The default, and short limits, so games also end by the round limit and its villain draw."""
+PLAYERS = (2, 3, 4)
+SEEDS_PER_CASE = 30
+"""Default run: games per (player count, option set): 270 games."""
+
+
+def cases() -> list[tuple[int, Mapping[str, Any]]]:
+    return [(players, options) for players in PLAYERS for options in OPTIONS]
+
+
+def kernel_scores(s: np.ndarray, players: int) -> list[int]:
+    out = np.zeros(ink.SEATS, dtype=np.float64)
+    ink.scores(s, out)
+    return [int(v) for v in out[:players]]
+
+
+def play_lockstep(players: int, options: Mapping[str, Any], seed: int) -> int:
+    """One seeded game in both engines; returns its number of steps."""
+    game = spielwerk.load("inkspell", **options)
+    state = game.new_state(players, seed=seed)
+    s = ink.initial(game, players)
+    rng = random.Random(seed)
+    switch_at = rng.randrange(400) if seed % 3 == 0 else -1
+    out = np.empty(ink.MAX_LEGAL, dtype=np.int64)
+    steps = 0
+    while True:
+        assert steps < DEFAULT_MAX_STEPS, f"{players}p seed {seed}: no end in {steps} steps"
+        if steps == switch_at:
+            s = ink.from_state(state)
+        to_move = state.to_move
+        assert s[ink.TO_MOVE] == to_move, (seed, steps, s[ink.TO_MOVE], to_move)
+        ids = [] if state.is_terminal() else state.legal_ids()
+        count = ink.legal(s, out)
+        assert out[:count].tolist() == ids, (seed, steps, out[:count].tolist(), ids)
+        assert kernel_scores(s, players) == list(state.scores), (seed, steps)
+        if state.is_terminal():
+            break
+        action = state.sample_chance_id(rng) if to_move == spielwerk.CHANCE else rng.choice(ids)
+        state.apply_trusted(action, to_move)
+        ink.apply(s, action)
+        steps += 1
+    returns = np.zeros(ink.SEATS)
+    ink.returns(s, returns)
+    assert returns[:players].tolist() == state.returns()
+    assert s[ink.STEP_COUNT] == len(state.history)
+    return steps
+
+
+def test_kernel_and_engine_agree_step_by_step() -> None:
+    """Every player count and option set, a few dozen seeded games each (module doc)."""
+    for players, options in cases():
+        for seed in range(SEEDS_PER_CASE):
+            play_lockstep(players, options, seed)
+
+
+@pytest.mark.slow
+def test_kernel_and_engine_agree_over_ten_thousand_games() -> None:
+    all_cases = cases()
+    for seed in range(10_000):
+        players, options = all_cases[seed % len(all_cases)]
+        play_lockstep(players, options, 1_000_000 + seed)
+
+
+def test_converted_state_matches_the_engine_everywhere() -> None:
+    """`from_state` of every state of some games is the array the kernel reached itself."""
+    game = spielwerk.load("inkspell")
+    for players in PLAYERS:
+        state = game.new_state(players, seed=players)
+        s = ink.initial(game, players)
+        rng = random.Random(players)
+        while not state.is_terminal():
+            assert ink.from_state(state).tolist() == s.tolist()
+            action = (
+                state.sample_chance_id(rng)
+                if state.to_move == spielwerk.CHANCE
+                else rng.choice(state.legal_ids())
+            )
+            state.apply_trusted(action, state.to_move)
+            ink.apply(s, action)
+
+
+def test_kernel_random_games_replay_through_the_engine() -> None:
+    """The kernel's own random games (its chance draws and uniform choices) replay action by
+    action through the checked `apply` of the scalar engine to the same final scores."""
+    for players, options in cases():
+        game = spielwerk.load("inkspell", **options)
+        rng = generator(players)
+        for _ in range(10):
+            s = ink.initial(game, players)
+            actions = np.empty(ink.max_game_steps(game), dtype=np.int64)
+            steps = ink.random_game(s, actions, rng)
+            state = game.new_state(players, seed=0)
+            for action in actions[:steps].tolist():
+                state.apply(action)
+            assert state.is_terminal()
+            assert kernel_scores(s, players) == list(state.scores)
+
+
+def test_kernel_draws_chance_as_likely_as_the_engine() -> None:
+    """From chance nodes of a game (set-up flips, advantage and villain draws), 20,000 kernel
+    draws give each outcome as often as `chance_ids` says (within 5 standard errors)."""
+    game = spielwerk.load("inkspell")
+    state = game.new_state(3, seed=5)
+    rng = random.Random(5)
+    stream = generator(1)
+    draws = 20_000
+    phases: set[int] = set()
+    while not state.is_terminal() and len(phases) < 3:
+        if state.to_move == spielwerk.CHANCE and state.phase not in phases:
+            phases.add(state.phase)
+            s = ink.from_state(state)
+            counts: dict[int, int] = {}
+            for _ in range(draws):
+                action = ink.sample_chance(s, stream)
+                counts[action] = counts.get(action, 0) + 1
+            expected = dict(state.chance_ids())
+            assert set(counts) <= set(expected)
+            for action, p in expected.items():
+                error = np.sqrt(p * (1 - p) / draws)
+                assert abs(counts.get(action, 0) / draws - p) < 5 * error + 1e-12
+        action = (
+            state.sample_chance_id(rng)
+            if state.to_move == spielwerk.CHANCE
+            else rng.choice(state.legal_ids())
+        )
+        state.apply_trusted(action, state.to_move)
+    assert len(phases) == 3
+
+
+def test_kernel_random_play_matches_the_engine_in_distribution() -> None:
+    """Mean score per seat of 600 scalar and 20,000 kernel random 3-player games agree within
+    5 standard errors (a wrong draw or choice probability would shift them)."""
+    from spielwerk.core.conformance import play_random
+
+    game = spielwerk.load("inkspell")
+    scalar = np.array([play_random(game, 3, seed).scores for seed in range(600)], dtype=float)
+    games = 20_000
+    scores = np.zeros((games, 3), dtype=np.int64)
+    decisions = np.zeros(games, dtype=np.int64)
+    steps = np.zeros(games, dtype=np.int64)
+    ink.play_batch(3, int(game.options["max_rounds"]), games, 5, scores, decisions, steps)
+    for seat in range(3):
+        a, b = scalar[:, seat], scores[:, seat].astype(float)
+        error = np.sqrt(a.var() / len(a) + b.var() / len(b))
+        assert abs(a.mean() - b.mean()) < 5 * error
