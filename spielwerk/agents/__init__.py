@@ -104,11 +104,10 @@ def _search(config: SearchConfig, budget: str, game_name: str, seed: int | None)
         raise AgentSpecError(str(error)) from None
 
 
-def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent | None:
-    """The same search compiled (`kernel_mcts`) where the game has a kernel, Numba is installed
-    and the configuration is the plain search (uniformly random rollouts to the end, valued by
-    the win and a score term); None otherwise."""
-    plain = (
+def is_plain(config: SearchConfig) -> bool:
+    """Whether `config` is the plain search, the one `kernel_mcts` compiles: uniformly random
+    rollouts to the end, valued by the win and a score term."""
+    return (
         config.rollout == "random"
         and config.rollout_decisions is None
         and config.prior is None
@@ -117,7 +116,12 @@ def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent |
         and not config.blueprint
         and not config.network
     )
-    if not plain:
+
+
+def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent | None:
+    """The same search compiled (`kernel_mcts`) where the game has a kernel the search
+    serves, Numba is installed and the configuration is the plain search; None otherwise."""
+    if not is_plain(config):
         return None
     from importlib.util import find_spec
 
@@ -125,7 +129,10 @@ def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent |
 
     if not available() or find_spec(f"spielwerk.games.{game_name}.kernel") is None:
         return None
-    from spielwerk.agents.kernel_mcts import KernelMCTSAgent
+    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, KernelMCTSAgent
+
+    if game_name not in KERNEL_GAMES:
+        return None
 
     return KernelMCTSAgent(
         game_name,
@@ -148,6 +155,7 @@ __all__ = [
     "RandomAgent",
     "SearchConfig",
     "Turn",
+    "is_plain",
     "is_search_spec",
     "make_agent",
     "parse_budget",

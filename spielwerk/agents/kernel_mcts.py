@@ -38,8 +38,10 @@ from spielwerk.core.state import CHANCE, TERMINAL, State
 SIMULTANEOUS = -3
 """A kernel's `to_move` when several seats decide at once (their mask is `deciding(s)`)."""
 
-KERNEL_GAMES = ("witches", "inkheart_dice", "isolde")
-"""Games with a kernel; the code of each is its index here."""
+KERNEL_GAMES = ("witches", "inkheart_dice", "isolde", "inkspell")
+"""Games with a kernel; the code of each is its index here. Tintenblut's `mcts` seat is not
+this search yet: its configuration (rollouts cut after 60 decisions, valued by the lead) is
+not the plain search compiled here, so `make_agent` keeps the Python one."""
 
 MAX_SEATS = 8
 MAX_LEGAL = 128
@@ -62,16 +64,17 @@ def kernel_module(game_name: str) -> ModuleType:
 
 # ---------------------------------------------------------------------- the games, by code
 from spielwerk.games.inkheart_dice import kernel as inkheart_dice  # noqa: E402
+from spielwerk.games.inkspell import kernel as inkspell  # noqa: E402
 from spielwerk.games.isolde import kernel as isolde  # noqa: E402
 from spielwerk.games.witches import kernel as witches  # noqa: E402
 
-WITCHES, INKHEART_DICE, ISOLDE = range(3)
-IN_KERNEL_DETERMINIZATION = (True, True, False)
+WITCHES, INKHEART_DICE, ISOLDE, INKSPELL = range(4)
+IN_KERNEL_DETERMINIZATION = (True, True, False, True)
 """Isolde's determinizations come from `IsoldeState.resample` (see its kernel)."""
-COMPILED_OBSERVATION = (True, True, False)
+COMPILED_OBSERVATION = (True, True, False, False)
 """Whether the kernel writes observation tensors (`observe`), which a network in the
 compiled search reads."""
-ROLLOUT_POLICY = (True, False, False)
+ROLLOUT_POLICY = (True, False, False, False)
 """Whether the kernel has a learned rollout policy (`rollout_policy`, its features named by
 `ROLLOUT_FEATURES`) that the search can roll out with instead of uniform play."""
 NO_ROLLOUT_POLICY = np.zeros(0, dtype=np.float64)
@@ -84,6 +87,8 @@ def to_move(game: int, s: np.ndarray) -> int:
         return s[witches.TO_MOVE]
     if game == INKHEART_DICE:
         return s[inkheart_dice.TO_MOVE]
+    if game == INKSPELL:
+        return s[inkspell.TO_MOVE]
     return s[isolde.TO_MOVE]
 
 
@@ -100,6 +105,8 @@ def legal(game: int, s: np.ndarray, seat: int, out: np.ndarray) -> int:
         return witches.legal(s, out)
     if game == INKHEART_DICE:
         return inkheart_dice.legal(s, out)
+    if game == INKSPELL:
+        return inkspell.legal(s, out)
     return isolde.legal(s, seat, out)
 
 
@@ -109,6 +116,8 @@ def apply(game: int, s: np.ndarray, action: int) -> None:
         witches.apply(s, action)
     elif game == INKHEART_DICE:
         inkheart_dice.apply(s, action)
+    elif game == INKSPELL:
+        inkspell.apply(s, action)
     else:
         isolde.apply(s, action)
 
@@ -119,6 +128,8 @@ def sample_chance(game: int, s: np.ndarray, rng: np.ndarray) -> int:
         return witches.sample_chance(s, rng)
     if game == INKHEART_DICE:
         return inkheart_dice.sample_chance(s, rng)
+    if game == INKSPELL:
+        return inkspell.sample_chance(s, rng)
     return isolde.sample_chance(s, rng)
 
 
@@ -128,6 +139,8 @@ def determinize(game: int, s: np.ndarray, seat: int, rng: np.ndarray) -> None:
         witches.determinize(s, seat, rng)
     elif game == INKHEART_DICE:
         inkheart_dice.determinize(s, seat, rng)
+    elif game == INKSPELL:
+        inkspell.determinize(s, seat, rng)
     else:
         isolde.determinize(s, seat, rng)
 
@@ -140,6 +153,8 @@ def scores(game: int, s: np.ndarray, out: np.ndarray) -> None:
             out[p] = s[witches.SCORES + p]
     elif game == INKHEART_DICE:
         inkheart_dice.scores(s, out)
+    elif game == INKSPELL:
+        inkspell.scores(s, out)
     else:
         for p in range(s[isolde.N]):
             out[p] = s[isolde.SCORES + p]
@@ -152,6 +167,8 @@ def value(game: int, s: np.ndarray, score_weight: float, out: np.ndarray) -> Non
         witches.returns(s, out)
     elif game == INKHEART_DICE:
         inkheart_dice.returns(s, out)
+    elif game == INKSPELL:
+        inkspell.returns(s, out)
     else:
         isolde.returns(s, out)
     if score_weight == 0.0:
@@ -241,6 +258,8 @@ def rollout(game: int, s: np.ndarray, rng: np.ndarray) -> None:
         witches.rollout(s, rng)
     elif game == INKHEART_DICE:
         inkheart_dice.rollout(s, rng)
+    elif game == INKSPELL:
+        inkspell.rollout(s, rng)
     else:
         isolde.rollout(s, rng)
 

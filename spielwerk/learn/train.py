@@ -69,7 +69,8 @@ BACKENDS = ("local", "ray")
 EXPERTS = ("auto", SEARCH, KERNEL)
 """`search`: the network-guided PUCT search of `spielwerk.agents.mcts` (any game); `kernel`:
 the compiled search with the network judging its root's moves (games with a kernel); `auto`:
-`kernel` where the game has one and Numba is installed, else `search`."""
+`kernel` where the game's `mcts` seat is the compiled search (a kernel, Numba and the plain
+search configured), else `search`."""
 
 SCORE_WEIGHTS = {"inkheart_dice": 0.02, "tainted_grail": 0.05}
 """Value targets: win share plus this x the final score, where wins alone say little (a fifth
@@ -519,7 +520,12 @@ def resolve_expert(expert: str, game: str) -> str:
     if expert not in EXPERTS:
         raise TrainingError(f"unknown expert {expert!r}: use {', '.join(EXPERTS)}")
     if expert == "auto":
-        return KERNEL if has_kernel(game) else SEARCH
+        from spielwerk.agents import is_plain
+        from spielwerk.agents.configs import mcts_config
+
+        # Where the game's `mcts` seat is the compiled search (not yet Tintenblut's, whose
+        # rollouts are cut and valued by the lead).
+        return KERNEL if has_kernel(game) and is_plain(mcts_config(game)) else SEARCH
     if expert == KERNEL and not has_kernel(game):
         raise TrainingError(
             f"the kernel expert needs a compiled kernel of {game} and Numba "

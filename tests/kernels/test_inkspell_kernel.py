@@ -173,3 +173,104 @@ def test_kernel_random_play_matches_the_engine_in_distribution() -> None:
         a, b = scalar[:, seat], scores[:, seat].astype(float)
         error = np.sqrt(a.var() / len(a) + b.var() / len(b))
         assert abs(a.mean() - b.mean()) < 5 * error
+
+
+# ---------------------------------------------------------------------- the compiled search
+def mid_game(players: int, seed: int, decisions: int) -> Any:
+    """A state after `decisions` random decisions (chance as the engine draws it), or the end."""
+    game = spielwerk.load("inkspell")
+    state = game.new_state(players, seed=seed)
+    rng = random.Random(seed)
+    made = 0
+    while not state.is_terminal() and (made < decisions or state.to_move == spielwerk.CHANCE):
+        if state.to_move == spielwerk.CHANCE:
+            state.apply_trusted(state.sample_chance_id(rng), spielwerk.CHANCE)
+        else:
+            state.apply_trusted(rng.choice(state.legal_ids()), state.to_move)
+            made += 1
+    return state
+
+
+def held(s: np.ndarray, seat: int) -> list[int]:
+    return s[ink.HELD + seat * ink.TYPES : ink.HELD + (seat + 1) * ink.TYPES].tolist()
+
+
+def test_determinization_reads_only_what_the_seat_knows() -> None:
+    """The true state and engine resamples of it for the seat (`InkspellState.resample`), each
+    determinized in the kernel from the same generator state, give the same array; the seat's
+    own cards, every hand's size and the unseen cards as a whole stay, nothing else changes,
+    and the deal varies."""
+    checked = 0
+    for players, seed, decisions in ((2, 1, 60), (3, 2, 120), (4, 3, 200), (4, 4, 350)):
+        state = mid_game(players, seed, decisions)
+        seat = state.current
+        base = ink.from_state(state)
+        pool = base[ink.POOL : ink.POOL + ink.TYPES]
+        unseen = pool + sum(np.array(held(base, q)) for q in range(players) if q != seat)
+        assert any(sum(held(base, q)) for q in range(players) if q != seat)
+        deals = set()
+        for r in range(20):
+            truth = base.copy()
+            ink.determinize(truth, seat, generator(r))
+            other = ink.from_state(state.resample(seat, random.Random(r)))
+            ink.determinize(other, seat, generator(r))
+            assert truth.tolist() == other.tolist()
+            assert held(truth, seat) == held(base, seat)
+            dealt = truth[ink.POOL : ink.POOL + ink.TYPES].copy()
+            for q in range(players):
+                assert sum(held(truth, q)) == sum(held(base, q))
+                if q != seat:
+                    dealt += np.array(held(truth, q))
+            assert dealt.tolist() == unseen.tolist()
+            rest, before = truth.copy(), base.copy()
+            for array in (rest, before):
+                array[ink.HELD : ink.SIZE] = 0
+                array[ink.POOL : ink.POOL + ink.TYPES] = 0
+            assert rest.tolist() == before.tolist()
+            deals.add(tuple(truth[ink.HELD : ink.SIZE].tolist()))
+            checked += 1
+        assert len(deals) > 1
+    assert checked == 80
+
+
+def test_determinization_deals_as_the_engine_resamples() -> None:
+    """Over 4,000 deals each, an opponent's cards of each type: the kernel's determinization
+    and the engine's `resample` agree in mean within 5 standard errors."""
+    state = mid_game(3, 7, 150)
+    seat = state.current
+    opponent = (seat + 1) % 3
+    base = ink.from_state(state)
+    assert sum(held(base, opponent)) > 0
+    stream = generator(11)
+    rng = random.Random(11)
+    kernel_counts, engine_counts = [], []
+    for _ in range(4000):
+        s = base.copy()
+        ink.determinize(s, seat, stream)
+        kernel_counts.append(held(s, opponent))
+        engine_counts.append(held(ink.from_state(state.resample(seat, rng)), opponent))
+    a, b = np.array(kernel_counts, dtype=float), np.array(engine_counts, dtype=float)
+    for card in range(ink.TYPES):
+        error = np.sqrt(a[:, card].var() / len(a) + b[:, card].var() / len(b)) + 1e-9
+        assert abs(a[:, card].mean() - b[:, card].mean()) < 5 * error, card
+
+
+def test_compiled_search_plays_whole_games_legally() -> None:
+    """The compiled search (not yet the `mcts` seat: that stays the Python search with cut
+    rollouts) plays Tintenblut through `play_game`'s checked `apply`."""
+    kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts")
+    from spielwerk.agents import MCTSAgent, make_agent
+    from spielwerk.sim.match import play_game
+
+    assert isinstance(make_agent("mcts:20", "inkspell", seed=0), MCTSAgent)
+    game = spielwerk.load("inkspell")
+    agents = [kernel_mcts.KernelMCTSAgent("inkspell", 20, seed=seat) for seat in range(2)]
+    state = play_game(game, [*agents, make_agent("random", "inkspell", seed=9)], seed=1)
+    assert state.is_terminal()
+
+
+def test_the_training_expert_of_tintenblut_stays_the_python_search() -> None:
+    from spielwerk.learn.train import KERNEL, SEARCH, resolve_expert
+
+    assert resolve_expert("auto", "inkspell") == SEARCH
+    assert resolve_expert("auto", "witches") == KERNEL

@@ -37,8 +37,9 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"advanced_isolde_setback": True, "quest_first_points": 17},
         {"advanced_reset": True},
     ],
+    "inkspell": [{}, {"max_rounds": 3}],  # more: tests/kernels/test_inkspell_kernel.py
 }
-SEEDS_PER_CASE = {"witches": 20, "inkheart_dice": 15, "isolde": 3}
+SEEDS_PER_CASE = {"witches": 20, "inkheart_dice": 15, "isolde": 3, "inkspell": 10}
 """Default run: games per (player count, option set)."""
 
 

@@ -1061,6 +1061,48 @@ def scores(s: np.ndarray, out: np.ndarray) -> None:
         out[p] = s[SCORES + p]
 
 
+# ---------------------------------------------------------------------- hidden cards
+@kernel
+def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
+    """Deal the advantage cards `seat` has not seen afresh, as `InkspellState.resample` does:
+    the face-down pool and the other seats' hands (all turned up at the end: nothing to deal
+    then) are one multiset of unseen cards, from which each other seat, in seat order, gets as
+    many uniformly drawn cards as it holds; the rest is the pool. Only what `seat` knows is
+    read (the unseen cards as a whole, each hand's size), so two states it cannot tell apart
+    give the same deal for the same `rng` state."""
+    if s[PHASE] == OVER:
+        return
+    n = s[N]
+    unseen = np.empty(TYPES, dtype=np.int64)
+    total = 0
+    for a in range(TYPES):
+        count = s[POOL + a]
+        for q in range(n):
+            if q != seat:
+                count += s[HELD + q * TYPES + a]
+        unseen[a] = count
+        total += count
+    for q in range(n):
+        if q == seat:
+            continue
+        hand = HELD + q * TYPES
+        size = 0
+        for a in range(TYPES):
+            size += s[hand + a]
+            s[hand + a] = 0
+        for _ in range(size):
+            left = int(uniform(rng) * total)
+            a = 0
+            while left >= unseen[a]:
+                left -= unseen[a]
+                a += 1
+            unseen[a] -= 1
+            total -= 1
+            s[hand + a] += 1
+    for a in range(TYPES):
+        s[POOL + a] = unseen[a]
+
+
 # ---------------------------------------------------------------------- random play
 @kernel
 def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -> int:
