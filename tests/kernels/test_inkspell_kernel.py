@@ -274,3 +274,51 @@ def test_the_training_expert_of_tintenblut_stays_the_python_search() -> None:
 
     assert resolve_expert("auto", "inkspell") == SEARCH
     assert resolve_expert("auto", "witches") == KERNEL
+
+
+# ---------------------------------------------------------------------- the mcts seat's valuation
+def test_cut_rollouts_stop_where_the_python_search_cuts() -> None:
+    """`rollout_cut` plays the first actions of the same generator's full random game and
+    stops at the player decision after `limit` decisions (chance drawn before it), as
+    `MCTSAgent._rollout` does; the engine, replaying them, reaches the same array."""
+    limit = 60
+    for players, seed, decisions in ((2, 1, 40), (3, 2, 100), (4, 3, 300), (2, 5, 330)):
+        state = mid_game(players, seed, decisions)
+        base = ink.from_state(state)
+        for r in range(5):
+            cut = base.copy()
+            made = ink.rollout_cut(cut, generator(r), limit)
+            full = base.copy()
+            actions = np.empty(ink.max_game_steps(state.game), dtype=np.int64)
+            count = ink.random_game(full, actions, generator(r))
+            steps = int(cut[ink.STEP_COUNT] - base[ink.STEP_COUNT])
+            played = actions[:steps].tolist()
+            assert made == sum(1 for a in played if a < ink.NUM_PLAYER_ACTIONS)
+            replay = state.clone()
+            for action in played:
+                replay.apply(action)
+            assert ink.from_state(replay).tolist() == cut.tolist()
+            if replay.is_terminal():
+                assert made <= limit and steps == count
+            else:
+                assert made == limit and replay.to_move != spielwerk.CHANCE
+
+
+def test_lead_values_are_the_python_searchs() -> None:
+    """`lead_values` equals `LeadValuation` of the engine state, mid-game and at the end."""
+    from spielwerk.agents.configs import mcts_config
+    from spielwerk.agents.guidance import LeadValuation
+
+    scale = mcts_config("inkspell").lead_scale
+    assert scale is not None
+    valuation = LeadValuation(scale)
+    out = np.zeros(ink.SEATS)
+    ended = 0
+    for players, seed, decisions in ((2, 1, 40), (3, 2, 100), (4, 3, 300), (3, 4, 5000)):
+        state = mid_game(players, seed, decisions)
+        ink.lead_values(ink.from_state(state), scale, out)
+        ended += state.is_terminal()
+        expected = valuation.terminal(state) if state.is_terminal() else valuation.leaf(state)
+        assert expected is not None
+        assert out[:players].tolist() == pytest.approx(list(expected), rel=1e-12, abs=1e-15)
+    assert ended == 1

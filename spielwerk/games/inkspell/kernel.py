@@ -1105,10 +1105,11 @@ def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
 
 # ---------------------------------------------------------------------- random play
 @kernel
-def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -> int:
-    """Play `s` to the end at random, in place: chance as likely as it is, every decision
-    uniform among the legal ones, each action id written into `actions` unless it is None;
-    returns the number of player decisions."""
+def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None, limit: int) -> int:
+    """Play `s` at random, in place: chance as likely as it is, every decision uniform among
+    the legal ones, each action id written into `actions` unless it is None; to the end, or,
+    if `limit` >= 0, up to the decision after `limit` of them (chance before it drawn:
+    `MCTSAgent`'s cut-off). Returns the number of player decisions."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
     taken = 0
     decisions = 0
@@ -1116,6 +1117,8 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
         if s[TO_MOVE] == CHANCE:
             action = sample_chance(s, rng)
         else:
+            if decisions == limit:
+                break
             action = out[int(uniform(rng) * legal(s, out))]
             decisions += 1
         apply(s, action)
@@ -1128,7 +1131,28 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
 @kernel
 def rollout(s: np.ndarray, rng: np.ndarray) -> int:
     """Play uniformly at random to the end, in place; returns the number of decisions."""
-    return _play_randomly(s, rng, None)
+    return _play_randomly(s, rng, None, -1)
+
+
+@kernel
+def rollout_cut(s: np.ndarray, rng: np.ndarray, limit: int) -> int:
+    """`rollout` cut off at the decision after `limit` decisions (the `mcts` seat's rollouts:
+    `MCTS_CONFIGS["inkspell"].rollout_decisions`); returns the number of decisions."""
+    return _play_randomly(s, rng, None, limit)
+
+
+@kernel
+def lead_values(s: np.ndarray, scale: float, out: np.ndarray) -> None:
+    """Each seat's 0.5 + 0.5 tanh((its score - the best other score) / scale): the `mcts`
+    seat's value of a rollout, cut off or finished (`guidance.LeadValuation` on
+    `running_scores`, the victory track)."""
+    n = s[N]
+    for p in range(n):
+        best_other = -(1 << 62)
+        for q in range(n):
+            if q != p and s[SCORES + q] > best_other:
+                best_other = s[SCORES + q]
+        out[p] = 0.5 + 0.5 * np.tanh((s[SCORES + p] - best_other) / scale)
 
 
 @kernel
@@ -1136,7 +1160,7 @@ def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
     """Play `s` to the end at random, writing every action id (chance included) into
     `actions`; returns the number of actions."""
     start = s[STEP_COUNT]
-    _play_randomly(s, rng, actions)
+    _play_randomly(s, rng, actions, -1)
     return int(s[STEP_COUNT] - start)
 
 
