@@ -6,7 +6,9 @@ step the kernel must have the same seat (or chance, or the end) to move, list th
 actions in the same order and have the same scores, and end with the same returns. A third
 of the games switch to the kernel array converted from the scalar state at a random step
 (`from_state`, which searches use), which must play on identically. The kernel's own random
-games replay through the checked `apply` of the engine.
+games replay through the checked `apply` of the engine. States random play seldom reaches (an
+empty supply, a seat holding every advantage card) are made by editing engine states, and
+every legal action is applied in both.
 
 The default run covers every player count and three `max_rounds` options with 270 games; the
 `slow` run plays 10,000.
@@ -322,3 +324,45 @@ def test_lead_values_are_the_python_searchs() -> None:
         assert expected is not None
         assert out[:players].tolist() == pytest.approx(list(expected), rel=1e-12, abs=1e-15)
     assert ended == 1
+
+
+def test_rare_states_agree_after_every_legal_action() -> None:
+    """States random play seldom reaches, made by editing engine states mid-game: kinds and
+    provisions gone from the supply, the seat to move short of provisions or holding one
+    advantage card of every type. The kernel lists the same actions, and after each of them
+    its array is `from_state` of the engine's state."""
+    game = spielwerk.load("inkspell")
+    out = np.empty(ink.MAX_LEGAL, dtype=np.int64)
+    compared = 0
+    for players in PLAYERS:
+        state = game.new_state(players, seed=40 + players)
+        rng = random.Random(players)
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if state.to_move != spielwerk.CHANCE and step % 5 == 0:
+                variant = state.clone()
+                variant.supply_tiles = [t if rng.random() < 0.4 else 0 for t in state.supply_tiles]
+                if rng.random() < 0.3:
+                    variant.supply_provisions = 0
+                me = variant.current
+                if rng.random() < 0.5:
+                    variant.provisions[me] = rng.randrange(4)
+                if rng.random() < 0.5 and variant.phase in (ink.CHOOSE_CARD, ink.ARRIVED):
+                    variant.held[me] += tuple((0, card) for card in range(ink.TYPES))
+                ids = variant.legal_ids()
+                base = ink.from_state(variant)
+                count = ink.legal(base, out)
+                assert out[:count].tolist() == ids, (players, step)
+                for action in ids:
+                    after = variant.clone()
+                    after.apply_trusted(action, after.to_move)
+                    s = base.copy()
+                    ink.apply(s, action)
+                    assert s.tolist() == ink.from_state(after).tolist(), (players, step, action)
+                    compared += 1
+            to_move = state.to_move
+            ids = state.legal_ids()
+            action = state.sample_chance_id(rng) if to_move == spielwerk.CHANCE else rng.choice(ids)
+            state.apply_trusted(action, to_move)
+    assert compared > 500
