@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -203,15 +204,17 @@ def test_determinization_reads_only_what_the_seat_knows() -> None:
     own cards, every hand's size and the unseen cards as a whole stay, nothing else changes,
     and the deal varies."""
     checked = 0
-    for players, seed, decisions in ((2, 1, 60), (3, 2, 120), (4, 3, 200), (4, 4, 350)):
+    cases = ((2, 1, 60), (3, 2, 120), (4, 3, 200), (4, 4, 350))
+    for (players, seed, decisions), seat in product(cases, range(4)):
+        if seat >= players:
+            continue
         state = mid_game(players, seed, decisions)
-        seat = state.current
         base = ink.from_state(state)
         pool = base[ink.POOL : ink.POOL + ink.TYPES]
         unseen = pool + sum(np.array(held(base, q)) for q in range(players) if q != seat)
         assert any(sum(held(base, q)) for q in range(players) if q != seat)
         deals = set()
-        for r in range(20):
+        for r in range(10):
             truth = base.copy()
             ink.determinize(truth, seat, generator(r))
             other = ink.from_state(state.resample(seat, random.Random(r)))
@@ -232,7 +235,12 @@ def test_determinization_reads_only_what_the_seat_knows() -> None:
             deals.add(tuple(truth[ink.HELD : ink.SIZE].tolist()))
             checked += 1
         assert len(deals) > 1
-    assert checked == 80
+    assert checked == 130
+    over = mid_game(3, 4, 5000)
+    assert over.is_terminal()  # at the end every hand is turned up: nothing to deal
+    s = ink.from_state(over)
+    ink.determinize(s, 0, generator(0))
+    assert s.tolist() == ink.from_state(over).tolist()
 
 
 def test_determinization_deals_as_the_engine_resamples() -> None:
