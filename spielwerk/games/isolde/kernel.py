@@ -3,7 +3,9 @@
 A state is one flat int64 array (`SIZE` entries): the deck still to deal as a mask of card
 ids (bit `c` = card `c`, the cards of a kind next to each other), each seat's packet, picks and
 hand as one int64 of counts per kind (2 bits a kind: no kind has more than three cards), each
-board's distances and stack order, the scores and the Isolde moves still to make. The kinds a
+board's distances and stack order, the scores and the Isolde moves still to make, and this
+round's record: the packet dealt to each seat, each seat's pick at each draft step and the cards
+each has played (what a determinization reads, and only that). The kinds a
 seat holds are then a bit mask, so listing or drawing a move visits only the kinds held, and a
 card is dealt by drawing a card id (no scan over the kinds). The rules are those of `state.py`,
 which stays the reference: `tests/kernels/test_kernel_equivalence.py` steps both engines side
@@ -145,7 +147,12 @@ ORDER = DIST + NUM_BOARDS * SEATS  # per board, rearmost first
 SCORES = ORDER + NUM_BOARDS * SEATS
 BONUS_QUEUE = SCORES + SEATS  # (seat, place, steps) x 3, next first
 SETBACK = BONUS_QUEUE + 3 * SEATS  # seats, front first
-SIZE = SETBACK + SEATS
+# This round's draft and play, for a determinization in the kernel to read; zero
+# while the round's deal lasts and once the game is over.
+DEALT = SETBACK + SEATS  # per seat, the card set dealt to it, from the end of the deal on
+PICKS = DEALT + SEATS  # step * SEATS + seat: the kind that seat kept at that draft step
+PLAYED = PICKS + DRAFT_PICKS * SEATS  # per seat, the card set it has played this round
+SIZE = PLAYED + SEATS
 
 
 @kernel
@@ -229,7 +236,26 @@ def from_state(state: IsoldeState) -> np.ndarray:
     s[SETBACK_LEFT] = len(state.setback_seats)
     for i, seat in enumerate(state.setback_seats):
         s[SETBACK + i] = seat
+    if state.phase != OVER:
+        _round_from_history(s, state)
     return s
+
+
+def _round_from_history(s: np.ndarray, state: IsoldeState) -> None:
+    """`DEALT`, `PICKS` and `PLAYED` from the current round's history, as `apply` keeps them."""
+    n = state.num_players
+    start = state.round_starts[-1]
+    round_history = state.history[start:]
+    deal_size = HAND * n
+    if len(round_history) < deal_size:
+        return
+    for i in range(deal_size):
+        s[DEALT + (state.start_player + i) % n] += 1 << 2 * (round_history[i][1] - DEAL)
+    for i, (actor, action_id) in enumerate(round_history[deal_size : deal_size + DRAFT_PICKS * n]):
+        s[PICKS + (i // n) * SEATS + actor] = (action_id - KEEP) % NUM_KINDS
+    for actor, action_id in round_history[deal_size + DRAFT_PICKS * n :]:
+        if PLAY <= action_id < BONUS:
+            s[PLAYED + actor] += 1 << 2 * PLAY_KIND[action_id - PLAY]
 
 
 # ---------------------------------------------------------------------- card sets
@@ -352,6 +378,8 @@ def _begin_round(s: np.ndarray) -> None:
     s[DECK_LEFT] = DECK_SIZE
     s[DEAL_TO] = s[START_PLAYER]
     s[PACKETS:DIST] = 0
+    for i in range(DEALT, SIZE):
+        s[i] = 0
     s[DRAFT_STEP] = 0
     s[BONUS_LEFT] = 0
     s[SETBACK_LEFT] = 0
@@ -370,6 +398,8 @@ def _deal(s: np.ndarray, kind: int) -> None:
     s[DECK_LEFT] -= 1
     s[PACKETS + receiver] += 1 << 2 * kind
     if s[DECK_LEFT] == DECK_SIZE - HAND * n:
+        for p in range(n):  # a loop: Numba's slice copy costs 10% of a random game
+            s[DEALT + p] = s[PACKETS + p]
         s[PHASE] = DRAFTING
         s[TO_MOVE] = SIMULTANEOUS
         s[DECIDING] = (1 << n) - 1
@@ -380,6 +410,7 @@ def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     """Everybody keeps one card face down at once, then passes the rest. [seed]"""
     s[PACKETS + seat] -= 1 << 2 * kind
     s[KEPT + seat] += 1 << 2 * kind
+    s[PICKS + s[DRAFT_STEP] * SEATS + seat] = kind
     s[DECIDING] &= ~(1 << seat)
     if s[DECIDING]:
         return
@@ -411,6 +442,7 @@ def _keep(s: np.ndarray, seat: int, kind: int) -> None:
 @inline_kernel
 def _play(s: np.ndarray, seat: int, kind: int, board: int) -> None:
     s[HANDS + seat] -= 1 << 2 * kind
+    s[PLAYED + seat] += 1 << 2 * kind
     _move(s, board, seat, VALUE[kind])
     n = s[N]
     last = s[START_PLAYER] - 1 if s[START_PLAYER] else n - 1  # the seat before the start
@@ -592,6 +624,7 @@ def _end_round(s: np.ndarray) -> None:
     if s[ROUND] == ROUNDS:
         s[POOL] = FULL_DECK
         s[DECK_LEFT] = DECK_SIZE
+        s[DEALT:SIZE] = 0  # the cards go back to the box, as in the reference engine
         s[PHASE] = OVER
         s[TO_MOVE] = TERMINAL
         return
