@@ -147,7 +147,7 @@ ORDER = DIST + NUM_BOARDS * SEATS  # per board, rearmost first
 SCORES = ORDER + NUM_BOARDS * SEATS
 BONUS_QUEUE = SCORES + SEATS  # (seat, place, steps) x 3, next first
 SETBACK = BONUS_QUEUE + 3 * SEATS  # seats, front first
-# This round's draft and play, for a determinization in the kernel to read; zero
+# This round's draft and play, as the determinization reads them (`kernel_hidden.py`); zero
 # while the round's deal lasts and once the game is over.
 DEALT = SETBACK + SEATS  # per seat, the card set dealt to it, from the end of the deal on
 PICKS = DEALT + SEATS  # step * SEATS + seat: the kind that seat kept at that draft step
