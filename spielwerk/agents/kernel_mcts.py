@@ -48,9 +48,6 @@ MAX_LEGAL = 128
 ACTION_SPAN = 1024
 """Keys of per-seat statistics at a simultaneous node: SEAT_KEY + seat * ACTION_SPAN + action."""
 SEAT_KEY = 1 << 40
-MIN_WORLD_SAMPLES = 16
-"""Resampled worlds a time-budgeted search of a game the kernel cannot determinize draws at
-least, however short its budget."""
 JOINT_KEY = 1 << 60
 
 
@@ -66,11 +63,10 @@ def kernel_module(game_name: str) -> ModuleType:
 from spielwerk.games.inkheart_dice import kernel as inkheart_dice  # noqa: E402
 from spielwerk.games.inkspell import kernel as inkspell  # noqa: E402
 from spielwerk.games.isolde import kernel as isolde  # noqa: E402
+from spielwerk.games.isolde import kernel_hidden as isolde_hidden  # noqa: E402
 from spielwerk.games.witches import kernel as witches  # noqa: E402
 
 WITCHES, INKHEART_DICE, ISOLDE, INKSPELL = range(4)
-IN_KERNEL_DETERMINIZATION = (True, True, False, True)
-"""Isolde's determinizations come from `IsoldeState.resample` (see its kernel)."""
 COMPILED_OBSERVATION = (True, True, False, False)
 """Whether the kernel writes observation tensors (`observe`), which a network in the
 compiled search reads."""
@@ -135,6 +131,7 @@ def sample_chance(game: int, s: np.ndarray, rng: np.ndarray) -> int:
 
 @kernel
 def determinize(game: int, s: np.ndarray, seat: int, rng: np.ndarray) -> None:
+    """Deal what `seat` cannot know afresh, in place (Isolde's sampler: `kernel_hidden.py`)."""
     if game == WITCHES:
         witches.determinize(s, seat, rng)
     elif game == INKHEART_DICE:
@@ -142,7 +139,7 @@ def determinize(game: int, s: np.ndarray, seat: int, rng: np.ndarray) -> None:
     elif game == INKSPELL:
         inkspell.determinize(s, seat, rng)
     else:
-        isolde.determinize(s, seat, rng)
+        isolde_hidden.determinize(s, seat, rng)
 
 
 @kernel
@@ -377,13 +374,14 @@ def search(
     """Run up to `iterations` iterations into the tree (`links`, `totals`, `used[0]` nodes so
     far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
 
-    Each iteration starts from one of `roots` (rows: states of the seat's information set),
-    drawn uniformly, and determinizes it in the kernel where the game can. A new leaf is
-    valued by a random rollout, mixed, if `leaf_mix` > 0, with a value network (`weights`,
-    `biases`, `sizes`: see `network_values`) reading `player`'s observation of the leaf:
-    (1 - leaf_mix) x rollout + leaf_mix x network, AlphaGo's mix at its leaves (at 1, no
-    rollout is played). Rollouts follow the game's learned rollout policy where
-    `rollout_weights` are given (`policy_rollout`), else they play uniformly at random."""
+    Each iteration starts from one of `roots` (rows: states of the seat's information set;
+    the agent passes one, its Turn's sample), drawn uniformly, and determinizes it for
+    `player` in the kernel. A new leaf is valued by a random rollout, mixed, if `leaf_mix` > 0,
+    with a value network (`weights`, `biases`, `sizes`: see `network_values`) reading
+    `player`'s observation of the leaf: (1 - leaf_mix) x rollout + leaf_mix x network,
+    AlphaGo's mix at its leaves (at 1, no rollout is played). Rollouts follow the game's
+    learned rollout policy where `rollout_weights` are given (`policy_rollout`), else they
+    play uniformly at random."""
     capacity = links.shape[0]
     players = roots[0, 0]  # every kernel keeps the player count first
     observation = np.zeros(sizes[0] if sizes.shape[0] else 1, dtype=np.float32)
@@ -525,31 +523,11 @@ class KernelGame:
         array: np.ndarray = self.module.from_state(state)
         return array
 
-    @property
-    def determinizes(self) -> bool:
-        """Whether the kernel deals a seat's unseen cards itself (else: `roots` resamples)."""
-        return IN_KERNEL_DETERMINIZATION[self.code]
-
-    def roots(
-        self, turn: Turn, samples: int, rng: random.Random, deadline: float | None = None
-    ) -> np.ndarray:
-        """Kernel arrays to start iterations from: the Turn's sample where the kernel
-        determinizes, else `samples` fresh resamples of it (drawn by the reference engine),
-        fewer if `deadline` (a `time.perf_counter` reading) passes first, at least
-        `MIN_WORLD_SAMPLES`."""
+    def roots(self, turn: Turn) -> np.ndarray:
+        """The kernel arrays to start iterations from: the Turn's sample alone (every kernel
+        deals the seat's unseen cards afresh at each iteration, `determinize`)."""
         assert turn.sample is not None
-        if self.determinizes:
-            return self.from_state(turn.sample)[None, :]
-        drawn: list[np.ndarray] = []
-        while len(drawn) < samples:
-            if (
-                deadline is not None
-                and len(drawn) >= MIN_WORLD_SAMPLES
-                and time.perf_counter() >= deadline
-            ):
-                break
-            drawn.append(self.from_state(turn.determinize(rng)))
-        return np.stack(drawn)
+        return self.from_state(turn.sample)[None, :]
 
     def determinize(self, s: np.ndarray, seat: int) -> None:
         determinize(self.code, s, seat, self.rng)
@@ -577,7 +555,6 @@ class KernelMCTSAgent(Agent):
         exploration: float = 0.7,
         seed: int | None = None,
         score_weight: float = 0.0,
-        world_samples: int = 256,
         leaf_network: LeafNetwork | None = None,
         leaf_mix: float = 0.0,
         rollout_weights: np.ndarray | None = None,
@@ -604,9 +581,6 @@ class KernelMCTSAgent(Agent):
         self.seconds = seconds
         self.exploration = exploration
         self.score_weight = score_weight
-        # Games the kernel cannot determinize (Isolde) search over this many resamples of
-        # the information set, drawn up front (OpenSpiel's ISMCTS calls it max_world_samples).
-        self.world_samples = world_samples if iterations is None else min(world_samples, iterations)
         self.rng = random.Random(seed)
         self.last_iterations = 0
 
@@ -634,12 +608,12 @@ class KernelMCTSAgent(Agent):
         return visits, value_sums
 
     def search(self, turn: Turn) -> tuple[np.ndarray, np.ndarray]:
-        """The tree after the budget: (links, totals). A time budget counts from the call,
-        the drawing of world samples included, and is kept to within a few milliseconds."""
+        """The tree after the budget: (links, totals). A time budget counts from the call and
+        is kept to within a few milliseconds."""
         assert turn.sample is not None
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
-        roots = self.game.roots(turn, self.world_samples, self.rng, self._sampling_deadline(start))
+        roots = self.game.roots(turn)
         stream = generator(self.rng.randrange(2**62))
         capacity = 1 << 12
         links = np.full((capacity, 5), -1, dtype=np.int64)
@@ -676,17 +650,12 @@ class KernelMCTSAgent(Agent):
             if deadline is not None:
                 # The next chunk fills half the time left at the rate just measured: chunks
                 # shrink towards the deadline instead of overshooting it (an Isolde iteration
-                # costs some fifty Witches ones).
+                # costs some ten Witches ones).
                 now = time.perf_counter()
                 rate = ran / max(now - began, 1e-6)
                 chunk = int(min(4096, max(8, rate * (deadline - now) / 2)))
         self.last_iterations = done
         return links, totals
-
-    def _sampling_deadline(self, start: float) -> float | None:
-        """Under a time budget, world samples (drawn by the Python engine, for Isolde) may
-        take a fifth of it; the search gets the rest."""
-        return None if self.seconds is None else start + self.seconds / 5
 
 
 def check_leaf_network(network: LeafNetwork, game: KernelGame) -> None:

@@ -89,21 +89,18 @@ def test_kernel_mcts_grows_its_tree_and_keeps_to_a_time_budget() -> None:
     assert timed.last_iterations >= 1
 
 
-def test_a_time_budget_bounds_the_world_samples_drawn_before_the_search() -> None:
-    """Isolde's worlds are drawn by the Python engine before the compiled search starts: a
-    time-budgeted search draws them only in the first fifth of its budget (at least
-    MIN_WORLD_SAMPLES), so drawing them cannot eat the budget; without a deadline all."""
+def test_the_search_starts_from_the_turns_sample_alone() -> None:
+    """Every kernel deals the seat's unseen cards itself at each iteration (Isolde's in
+    `kernel_hidden.py`): the search's one root is the Turn's sample, no worlds are drawn by the
+    Python engine first."""
     state = mid_game_state("isolde", 4, decisions=20, seed=3)
     to_move = state.to_move
     seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
     turn = make_turn(state, seat, True, random.Random(0))
-    blocks = kernel_mcts.KernelGame("isolde")
-    assert len(blocks.roots(turn, 40, random.Random(1))) == 40
-    passed = 0.0  # a perf_counter reading long gone
-    assert len(blocks.roots(turn, 40, random.Random(1), passed)) == kernel_mcts.MIN_WORLD_SAMPLES
-    agent = KernelMCTSAgent("isolde", None, seconds=0.2, seed=0)
-    assert agent._sampling_deadline(100.0) == pytest.approx(100.04)
-    assert KernelMCTSAgent("isolde", 300, seed=0)._sampling_deadline(100.0) is None
+    assert turn.sample is not None
+    roots = kernel_mcts.KernelGame("isolde").roots(turn)
+    assert roots.shape[0] == 1
+    assert np.array_equal(roots[0], kernel_mcts.kernel_state(turn.sample))
 
 
 def test_kernel_mcts_beats_random_play() -> None:

@@ -12,9 +12,8 @@ which stays the reference: `tests/kernels/test_kernel_equivalence.py` steps both
 by side over thousands of seeded games at every player count and every option, comparing the
 legal actions (same order as `legal_ids`), who is to move and the scores at every step.
 
-Hidden information is not dealt afresh here: a search draws its determinizations with
-`IsoldeState.resample` (the draft makes the exact sampler a job for the reference engine) and
-hands them to the kernel.
+A search deals what its seat cannot know afresh in the kernel array, with `determinize` in
+`kernel_hidden.py` (the reference sampler `hidden.py` on the round's record kept here).
 """
 
 from __future__ import annotations
@@ -682,12 +681,6 @@ def returns(s: np.ndarray, out: np.ndarray) -> None:
     for p in range(n):
         if keys[p] == lead:
             out[p] = 1.0 / winners
-
-
-@kernel
-def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
-    """Not done in the kernel: searches resample with `IsoldeState.resample` (module doc)."""
-    return
 
 
 @kernel
