@@ -11,6 +11,7 @@ import spielwerk
 from spielwerk.agents import MCTSAgent, make_agent
 from spielwerk.agents.base import Turn, make_turn
 from spielwerk.bench.measure import mid_game_state
+from spielwerk.core.kernel_ops import generator
 from spielwerk.sim.match import play_game
 
 kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts", reason="needs numba")
@@ -89,18 +90,33 @@ def test_kernel_mcts_grows_its_tree_and_keeps_to_a_time_budget() -> None:
     assert timed.last_iterations >= 1
 
 
-def test_the_search_starts_from_the_turns_sample_alone() -> None:
-    """Every kernel deals the seat's unseen cards itself at each iteration (Isolde's in
-    `kernel_hidden.py`): the search's one root is the Turn's sample, no worlds are drawn by the
-    Python engine first."""
+def test_isolde_searches_a_pool_of_worlds_dealt_by_its_kernel() -> None:
+    """Isolde's search deals `WORLD_POOL` worlds from the Turn's sample up front, in the
+    kernel, one an iteration at most, and reuses them; the other kernel games deal afresh at
+    every iteration from the sample alone. The pool is the sample determinized again and
+    again from one generator (what the determinization keeps is tested with it)."""
     state = mid_game_state("isolde", 4, decisions=20, seed=3)
     to_move = state.to_move
     seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
     turn = make_turn(state, seat, True, random.Random(0))
     assert turn.sample is not None
-    roots = kernel_mcts.KernelGame("isolde").roots(turn)
-    assert roots.shape[0] == 1
-    assert np.array_equal(roots[0], kernel_mcts.kernel_state(turn.sample))
+    game = kernel_mcts.KernelGame("isolde")
+    assert not game.deals_each_iteration
+    sample = kernel_mcts.kernel_state(turn.sample)
+    worlds = game.roots(turn, None, generator(5))
+    assert worlds.shape[0] == kernel_mcts.WORLD_POOL[game.code]
+    assert len({w.tobytes() for w in worlds}) > 1  # dealt, not copies
+    rng = generator(5)
+    for w in worlds:
+        again = sample.copy()
+        kernel_mcts.determinize(game.code, again, seat, rng)
+        assert np.array_equal(w, again)
+    assert game.roots(turn, 40, generator(5)).shape[0] == 40
+    witches = mid_game_state("witches", 4, decisions=3, seed=3)
+    wturn = make_turn(witches, int(witches.to_move), True, random.Random(0))
+    wgame = kernel_mcts.KernelGame("witches")
+    assert wgame.deals_each_iteration
+    assert wgame.roots(wturn, 1000, generator(5)).shape[0] == 1
 
 
 def test_kernel_mcts_beats_random_play() -> None:
