@@ -11,7 +11,9 @@ determinizes that. Given a value network (`LeafNetwork`, the seat `net`), it val
 by the network too, compiled, from the searching seat's observation of the leaf
 (`network_values`, `leaf_mix`). Given rollout weights (Witches), its rollouts follow the
 game's learned rollout policy instead of uniform play (`policy_rollout`,
-`spielwerk.learn.rollout_policy`).
+`spielwerk.learn.rollout_policy`). Given a cut-off and a lead scale (Tintenblut's `mcts` seat),
+its rollouts stop after that many decisions and are valued by the lead on the victory track
+(`cut_rollout`, `lead_values`: `MCTSAgent`'s `rollout_decisions` with `LeadValuation`).
 
 For other searches (`strength`'s guided MCTS), `KernelGame` offers the pieces alone: convert a
 state, determinize it, roll it out at random, read the returns.
@@ -39,9 +41,7 @@ SIMULTANEOUS = -3
 """A kernel's `to_move` when several seats decide at once (their mask is `deciding(s)`)."""
 
 KERNEL_GAMES = ("witches", "inkheart_dice", "isolde", "inkspell")
-"""Games with a kernel; the code of each is its index here. Tintenblut's `mcts` seat is not
-this search yet: its configuration (rollouts cut after 60 decisions, valued by the lead) is
-not the plain search compiled here, so `make_agent` keeps the Python one."""
+"""Games with a kernel; the code of each is its index here."""
 
 MAX_SEATS = 8
 MAX_LEGAL = 128
@@ -81,6 +81,16 @@ ROLLOUT_POLICY = (True, False, False, False)
 `ROLLOUT_FEATURES`) that the search can roll out with instead of uniform play."""
 NO_ROLLOUT_POLICY = np.zeros(0, dtype=np.float64)
 """The rollout weights of uniformly random rollouts."""
+CUT_ROLLOUT = (False, False, False, True)
+"""Whether the kernel can stop a random rollout after a number of decisions (`rollout_cut`,
+where `MCTSAgent._rollout` stops), which the search can then value by the lead."""
+LEAD_VALUATION = (False, False, False, True)
+"""Whether the kernel values a state by the lead on its victory track (`lead_values`,
+`guidance.LeadValuation` on `State.running_scores`)."""
+FULL_ROLLOUT = -1
+"""The search's `rollout_decisions` for rollouts played to the end."""
+NO_LEAD = 0.0
+"""The search's `lead_scale` for values by the returns (and `score_weight`)."""
 
 
 @kernel
@@ -284,6 +294,52 @@ def policy_rollout(game: int, s: np.ndarray, rng: np.ndarray, weights: np.ndarra
         rollout(game, s, rng)
 
 
+@kernel
+def cut_rollout(game: int, s: np.ndarray, rng: np.ndarray, limit: int) -> None:
+    """Uniformly random play, in place, up to the decision after `limit` decisions (chance
+    before it drawn) or the end (Tintenblut only: the agent refuses a cut elsewhere)."""
+    if game == INKSPELL:
+        inkspell.rollout_cut(s, rng, limit)
+    else:
+        rollout(game, s, rng)
+
+
+@kernel
+def lead_values(game: int, s: np.ndarray, scale: float, out: np.ndarray) -> None:
+    """Each seat's 0.5 + 0.5 tanh((its score - the best other score) / scale), in play or at
+    the end (Tintenblut only: the agent refuses a lead scale elsewhere)."""
+    if game == INKSPELL:
+        inkspell.lead_values(s, scale, out)
+    else:
+        value(game, s, 0.0, out)
+
+
+@kernel
+def rollout_value(
+    game: int,
+    s: np.ndarray,
+    rng: np.ndarray,
+    rollout_weights: np.ndarray,
+    rollout_decisions: int,
+    score_weight: float,
+    lead_scale: float,
+    out: np.ndarray,
+) -> None:
+    """A new leaf's value per seat into `out`, `s` played on in place: `MCTSAgent._rollout`.
+    A rollout to the end (`rollout_decisions` < 0, by the rollout policy if `rollout_weights`)
+    or a uniform one cut after `rollout_decisions` decisions; valued by the lead at
+    `lead_scale` if it is > 0 (`LeadValuation`: the same at a cut and at the end), else by the
+    returns plus `score_weight` x the score (`WinValuation`)."""
+    if rollout_decisions >= 0:
+        cut_rollout(game, s, rng, rollout_decisions)
+    else:
+        policy_rollout(game, s, rng, rollout_weights)
+    if lead_scale > 0.0:
+        lead_values(game, s, lead_scale, out)
+    else:
+        value(game, s, score_weight, out)
+
+
 # ---------------------------------------------------------------------- the tree
 # Node arrays: first child, next sibling, key (action id or a simultaneous key), visits,
 # total value for the seat whose action leads to the node, availability count.
@@ -384,6 +440,8 @@ def search(
     totals: np.ndarray,
     used: np.ndarray,
     rng: np.ndarray,
+    rollout_decisions: int,
+    lead_scale: float,
 ) -> int:
     """Run up to `iterations` iterations into the tree (`links`, `totals`, `used[0]` nodes so
     far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
@@ -395,7 +453,9 @@ def search(
     (`weights`, `biases`, `sizes`: see `network_values`) reading `player`'s observation of the
     leaf: (1 - leaf_mix) x rollout + leaf_mix x network, AlphaGo's mix at its leaves (at 1, no
     rollout is played). Rollouts follow the game's learned rollout policy where
-    `rollout_weights` are given (`policy_rollout`), else they play uniformly at random."""
+    `rollout_weights` are given (`policy_rollout`), else they play uniformly at random; with
+    `rollout_decisions` >= 0 they stop after that many decisions, and with `lead_scale` > 0
+    they are valued by the lead (`rollout_value`)."""
     capacity = links.shape[0]
     players = roots[0, 0]  # every kernel keeps the player count first
     observation = np.zeros(sizes[0] if sizes.shape[0] else 1, dtype=np.float32)
@@ -472,14 +532,23 @@ def search(
             observe(game, s, player, observation)
             network_values(weights, biases, sizes, observation, work, judged)
             if leaf_mix < 1.0:
-                policy_rollout(game, s, rng, rollout_weights)
-                value(game, s, score_weight, values)
+                rollout_value(
+                    game,
+                    s,
+                    rng,
+                    rollout_weights,
+                    rollout_decisions,
+                    score_weight,
+                    lead_scale,
+                    values,
+                )
             for p in range(players):
                 rolled = values[p] if leaf_mix < 1.0 else 0.0
                 values[p] = (1.0 - leaf_mix) * rolled + leaf_mix * judged[(p - player) % players]
         else:
-            policy_rollout(game, s, rng, rollout_weights)
-            value(game, s, score_weight, values)
+            rollout_value(
+                game, s, rng, rollout_weights, rollout_decisions, score_weight, lead_scale, values
+            )
         links[0, VISITS] += 1
         for d in range(depth):
             links[path[d], VISITS] += 1
@@ -570,7 +639,12 @@ class KernelGame:
 
 
 class KernelMCTSAgent(Agent):
-    """`MCTSAgent`'s search with random rollouts, compiled: for games with a kernel."""
+    """`MCTSAgent`'s search with random rollouts, compiled: for games with a kernel.
+
+    `rollout_decisions` and `lead_scale` are `MCTSAgent`'s `rollout_decisions` with a
+    `LeadValuation(lead_scale)` (games whose kernel has `CUT_ROLLOUT` and `LEAD_VALUATION`):
+    a lead scale alone values full rollouts by the lead at the end; a cut needs the lead (the
+    win values no game in progress, and the Python search would then play on to the end)."""
 
     name = "mcts"
     wants_sample = True
@@ -586,6 +660,8 @@ class KernelMCTSAgent(Agent):
         leaf_network: LeafNetwork | None = None,
         leaf_mix: float = 0.0,
         rollout_weights: np.ndarray | None = None,
+        rollout_decisions: int | None = None,
+        lead_scale: float | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations or seconds")
@@ -605,6 +681,11 @@ class KernelMCTSAgent(Agent):
         self.rollout_weights = NO_ROLLOUT_POLICY
         if rollout_weights is not None:
             self.rollout_weights = checked_rollout_weights(rollout_weights, self.game)
+        check_rollout_valuation(
+            self.game, rollout_decisions, lead_scale, score_weight, rollout_weights is not None
+        )
+        self.rollout_decisions = FULL_ROLLOUT if rollout_decisions is None else rollout_decisions
+        self.lead_scale = NO_LEAD if lead_scale is None else lead_scale
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -672,6 +753,8 @@ class KernelMCTSAgent(Agent):
                 totals,
                 used,
                 stream,
+                self.rollout_decisions,
+                self.lead_scale,
             )
             done += ran
             if used[0] + 4 * MAX_SEATS + 2 >= links.shape[0]:
@@ -704,6 +787,37 @@ def check_leaf_network(network: LeafNetwork, game: KernelGame) -> None:
         raise ValueError(
             f"the value network values {int(network.sizes[-1])} seats; {game.name} seats {seats}"
         )
+
+
+def check_rollout_valuation(
+    game: KernelGame,
+    rollout_decisions: int | None,
+    lead_scale: float | None,
+    score_weight: float,
+    policy: bool,
+) -> None:
+    """ValueError unless the compiled search can cut and value rollouts as asked: the kernel
+    must provide the cut and the lead (`CUT_ROLLOUT`, `LEAD_VALUATION`), a cut needs the lead,
+    and a cut rollout is uniform and valued by the lead alone."""
+    if lead_scale is not None:
+        if not LEAD_VALUATION[game.code]:
+            raise ValueError(f"{game.name} has no compiled lead valuation (lead_scale)")
+        if not lead_scale > 0:
+            raise ValueError("the lead scale must be positive")
+        if score_weight:
+            raise ValueError("rollouts are valued by the lead or by the score term, not both")
+    if rollout_decisions is None:
+        return
+    if not CUT_ROLLOUT[game.code]:
+        raise ValueError(f"{game.name} has no compiled cut-off of rollouts (rollout_decisions)")
+    if rollout_decisions < 0:
+        raise ValueError("a rollout cannot have a negative number of decisions")
+    if lead_scale is None:
+        raise ValueError(
+            "a cut rollout needs the lead valuation (lead_scale): the win values no game in play"
+        )
+    if policy:
+        raise ValueError("a cut rollout is uniformly random: no rollout policy with it")
 
 
 def checked_rollout_weights(weights: np.ndarray, game: KernelGame) -> np.ndarray:
@@ -744,7 +858,9 @@ def kernel_state(state: State) -> Any:
 
 
 __all__ = [
+    "CUT_ROLLOUT",
     "KERNEL_GAMES",
+    "LEAD_VALUATION",
     "KernelGame",
     "KernelMCTSAgent",
     "LeafNetwork",

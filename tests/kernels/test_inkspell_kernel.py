@@ -374,3 +374,81 @@ def test_rare_states_agree_after_every_legal_action() -> None:
             action = state.sample_chance_id(rng) if to_move == spielwerk.CHANCE else rng.choice(ids)
             state.apply_trusted(action, to_move)
     assert compared > 500
+
+
+# ---------------------------------------------------------------------- the compiled mcts seat
+def one_iteration(root: np.ndarray, player: int, seed: int, limit: int, scale: float) -> Any:
+    """The tree after a compiled search of one iteration from `root` (rollouts cut after
+    `limit` decisions, -1: none; valued by the lead at `scale`, 0: by the returns)."""
+    kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts")
+    network = kernel_mcts.NO_NETWORK
+    links = np.full((64, 5), -1, dtype=np.int64)
+    links[0, kernel_mcts.VISITS] = 0
+    totals = np.zeros(64)
+    used = np.ones(1, dtype=np.int64)
+    ran = kernel_mcts.search(
+        kernel_mcts.INKSPELL,
+        root[None, :],
+        player,
+        1,
+        0.7,
+        0.0,
+        network.weights,
+        network.biases,
+        network.sizes,
+        0.0,
+        kernel_mcts.NO_ROLLOUT_POLICY,
+        links,
+        totals,
+        used,
+        generator(seed),
+        limit,
+        scale,
+    )
+    assert ran == 1
+    return links, totals
+
+
+@pytest.mark.parametrize(("limit", "scale"), [(60, 8.0), (0, 8.0), (-1, 8.0), (-1, 0.0), (7, 3.0)])
+def test_the_search_values_its_leaf_by_the_cut_rollout_and_the_lead(
+    limit: int, scale: float
+) -> None:
+    """A compiled search of one iteration credits the root's child with the value of the
+    leaf's rollout, drawn from the same generator by hand: the determinization, the untried
+    action, `rollout_cut` (or the full `rollout`) and `lead_values` (or the returns)."""
+    kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts")
+    from spielwerk.core.kernel_ops import uniform
+
+    out = np.empty(ink.MAX_LEGAL, dtype=np.int64)
+    values = np.zeros(ink.SEATS)
+    checked = 0
+    for players, seed, decisions in ((2, 1, 40), (3, 2, 100), (4, 3, 300), (3, 6, 420)):
+        state = mid_game(players, seed, decisions)
+        if state.is_terminal():
+            continue
+        player = state.to_move
+        root = ink.from_state(state)
+        for r in range(4):
+            links, totals = one_iteration(root, player, r, limit, scale)
+            rng = generator(r)
+            s = root.copy()
+            uniform(rng)  # the root row (there is one)
+            ink.determinize(s, player, rng)
+            count = ink.legal(s, out)
+            action = int(out[int(uniform(rng) * count)])
+            ink.apply(s, action)
+            if limit >= 0:
+                ink.rollout_cut(s, rng, limit)
+            else:
+                ink.rollout(s, rng)
+            if scale:
+                ink.lead_values(s, scale, values)
+            else:
+                ink.returns(s, values)
+            visits = np.zeros(count, dtype=np.int64)
+            sums = np.zeros(count)
+            kernel_mcts.root_statistics(links, totals, out[:count].copy(), visits, sums)
+            assert visits.tolist() == [int(a == action) for a in out[:count]]
+            assert sums.sum() == values[player]
+            checked += 1
+    assert checked >= 12

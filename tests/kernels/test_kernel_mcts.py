@@ -29,6 +29,21 @@ def test_other_games_keep_the_python_search(name: str) -> None:
     assert isinstance(make_agent("mcts:20", name, seed=0), MCTSAgent)
 
 
+def test_cut_and_lead_are_refused_where_the_kernel_lacks_them() -> None:
+    with pytest.raises(ValueError, match="witches has no compiled cut-off"):
+        KernelMCTSAgent("witches", 10, rollout_decisions=60)
+    with pytest.raises(ValueError, match="isolde has no compiled lead valuation"):
+        KernelMCTSAgent("isolde", 10, lead_scale=8.0)
+    with pytest.raises(ValueError, match="needs the lead valuation"):
+        KernelMCTSAgent("inkspell", 10, rollout_decisions=60)
+    with pytest.raises(ValueError, match="negative number of decisions"):
+        KernelMCTSAgent("inkspell", 10, rollout_decisions=-1, lead_scale=8.0)
+    with pytest.raises(ValueError, match="lead scale must be positive"):
+        KernelMCTSAgent("inkspell", 10, lead_scale=0.0)
+    with pytest.raises(ValueError, match="not both"):
+        KernelMCTSAgent("inkspell", 10, lead_scale=8.0, score_weight=0.1)
+
+
 @pytest.mark.parametrize(("name", "players"), [("witches", 3), ("inkheart_dice", 2), ("isolde", 3)])
 def test_kernel_mcts_plays_whole_games_legally(name: str, players: int) -> None:
     """`play_game` applies every choice with the checked `apply`: an illegal one would raise.
