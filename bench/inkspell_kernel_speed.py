@@ -2,10 +2,11 @@
 
 Random games a second of the Python engine (`conformance.play_random`, for `--seconds`) and of
 the kernel (`kernel.play_batch`, `--games`), at 2, 3 and 4 players; then iterations a second
-of three searches on two mid-game decisions of 3 players: the `mcts` seat (the Python search,
-rollouts cut after 60 decisions and valued by the lead), the Python plain search (full random
-rollouts) and the compiled plain search (`KernelMCTSAgent`, full random rollouts). No timing
-is asserted anywhere; the figures depend on the machine and its load.
+of four searches on two mid-game decisions of 3 players: the `mcts` seat's search (rollouts cut
+after 60 decisions and valued by the lead) in Python (`mcts-py`) and compiled (`mcts`), the
+Python plain search (full random rollouts) and the compiled plain search (`KernelMCTSAgent`,
+full random rollouts). No timing is asserted anywhere; the figures depend on the machine and
+its load.
 
     .venv/bin/python bench/inkspell_kernel_speed.py --seconds 3 --games 20000
 """
@@ -60,7 +61,8 @@ def searches() -> None:
         turn = make_turn(state, seat, True, random.Random(0))
         plain = PLAIN.with_budget(100, None).build("inkspell", 0)
         lineup: list[tuple[str, Agent, int]] = [
-            ("mcts seat (Python, cut at 60, lead 8)", make_agent("mcts:300", "inkspell", 0), 300),
+            ("mcts seat in Python (cut at 60, lead 8)", make_agent("mcts-py:300", "inkspell"), 300),
+            ("mcts seat compiled (cut at 60, lead 8)", make_agent("mcts:5000", "inkspell"), 5000),
             ("Python plain (full rollouts)", plain, 100),
             ("compiled plain (full rollouts)", KernelMCTSAgent("inkspell", 20_000, seed=0), 20_000),
         ]

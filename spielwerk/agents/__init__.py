@@ -2,7 +2,9 @@
 
 A seat spec is `random`, `heuristic`, `mcts` (the plain search, 1000 iterations), `mcts:500`
 (iterations) or `mcts:2.5s` (seconds per decision), or `best` (the game's strongest built-in
-bot at its default time a decision; `best:0.5s` or `best:2000` at another budget). `human` is
+bot at its default time a decision; `best:0.5s` or `best:2000` at another budget). Where the
+`mcts` seat's search is compiled (`kernel_mcts`), `mcts-py` (`mcts-py:500`, ...) is the same
+search run by the Python `MCTSAgent`, the reference it is checked against. `human` is
 handled by the interfaces, not here. Each game's search settings are in
 `spielwerk.agents.configs`. `strategy:NAME` and `without:ITEM` are the heuristic with one
 fixed rule or one component forbidden (`spielwerk.agents.strategies`). `net` is the search guided
@@ -11,6 +13,8 @@ budget, see `spielwerk.agents.network`).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from spielwerk.agents.base import Agent, Turn
 from spielwerk.agents.configs import (
@@ -24,8 +28,8 @@ from spielwerk.agents.heuristics import heuristic_factory
 from spielwerk.agents.mcts import MCTSAgent
 from spielwerk.agents.random_agent import RandomAgent
 
-AGENT_KINDS = ("random", "heuristic", "mcts", "best", "net")
-SEARCH_KINDS = ("mcts", "best", "net")
+AGENT_KINDS = ("random", "heuristic", "mcts", "mcts-py", "best", "net")
+SEARCH_KINDS = ("mcts", "mcts-py", "best", "net")
 """Seat kinds that search (and so think for a while on every decision)."""
 
 
@@ -49,6 +53,8 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
         return factory(seed)
     if kind == "mcts":
         return _search(mcts_config(game_name), budget, game_name, seed)
+    if kind == "mcts-py":  # the Python reference of a compiled `mcts` seat
+        return _search(mcts_config(game_name), budget, game_name, seed, compiled=False)
     if kind == "best":
         return _search(best_config(game_name), budget, game_name, seed)
     if kind in ("strategy", "without") and budget:  # spielwerk/agents/strategies (balance)
@@ -59,8 +65,8 @@ def make_agent(spec: str, game_name: str, seed: int | None = None) -> Agent:
         except ValueError as error:
             raise AgentSpecError(str(error)) from None
     raise AgentSpecError(
-        f"unknown seat {spec!r}: use random, heuristic, mcts, mcts:ITERATIONS, mcts:SECONDSs "
-        "best, net or net:MODEL_FILE"
+        f"unknown seat {spec!r}: use random, heuristic, mcts, mcts:ITERATIONS, mcts:SECONDSs, "
+        "mcts-py[:BUDGET], best, net or net:MODEL_FILE"
     )
 
 
@@ -87,7 +93,9 @@ def parse_budget(budget: str) -> tuple[int | None, float | None]:
         ) from None
 
 
-def _search(config: SearchConfig, budget: str, game_name: str, seed: int | None) -> Agent:
+def _search(
+    config: SearchConfig, budget: str, game_name: str, seed: int | None, compiled: bool = True
+) -> Agent:
     if budget:
         config = config.with_budget(*parse_budget(budget))
     if config.network:
@@ -95,9 +103,10 @@ def _search(config: SearchConfig, budget: str, game_name: str, seed: int | None)
 
         model = load_model(game_name)
         return NetworkAgent(model, iterations=config.iterations, seconds=config.seconds, seed=seed)
-    compiled = _compiled(config, game_name, seed)
-    if compiled is not None:
-        return compiled
+    if compiled:
+        agent = _compiled(config, game_name, seed)
+        if agent is not None:
+            return agent
     try:
         return config.build(game_name, seed)
     except ValueError as error:
@@ -105,8 +114,10 @@ def _search(config: SearchConfig, budget: str, game_name: str, seed: int | None)
 
 
 def is_plain(config: SearchConfig) -> bool:
-    """Whether `config` is the plain search, the one `kernel_mcts` compiles: uniformly random
-    rollouts to the end, valued by the win and a score term."""
+    """Whether `config` is the plain search: uniformly random rollouts to the end, valued by
+    the win and a score term (`kernel_mcts` compiles it, and `spielwerk train`'s kernel expert
+    is it; the compiled `mcts` seat may also cut rollouts and value the lead:
+    `is_cut_and_lead`)."""
     return (
         config.rollout == "random"
         and config.rollout_decisions is None
@@ -118,10 +129,23 @@ def is_plain(config: SearchConfig) -> bool:
     )
 
 
+def is_cut_and_lead(config: SearchConfig) -> bool:
+    """Whether `config` is the plain search but for rollouts valued by the lead, cut or not
+    (Tintenblut's `mcts` seat): `kernel_mcts` compiles it for games whose kernel can cut a
+    rollout and value the lead (`CUT_ROLLOUT`, `LEAD_VALUATION`)."""
+    return (
+        is_plain(replace(config, rollout_decisions=None, lead_scale=None))
+        and config.lead_scale is not None
+        and not config.score_weight
+    )
+
+
 def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent | None:
     """The same search compiled (`kernel_mcts`) where the game has a kernel the search
-    serves, Numba is installed and the configuration is the plain search; None otherwise."""
-    if not is_plain(config):
+    serves, Numba is installed and the configuration is the plain search, or the plain search
+    with rollouts cut and valued by the lead where the kernel has both; None otherwise."""
+    plain = is_plain(config)
+    if not plain and not is_cut_and_lead(config):
         return None
     from importlib.util import find_spec
 
@@ -129,9 +153,19 @@ def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent |
 
     if not available() or find_spec(f"spielwerk.games.{game_name}.kernel") is None:
         return None
-    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, KernelMCTSAgent
+    from spielwerk.agents.kernel_mcts import (
+        CUT_ROLLOUT,
+        KERNEL_GAMES,
+        LEAD_VALUATION,
+        KernelMCTSAgent,
+    )
 
     if game_name not in KERNEL_GAMES:
+        return None
+    code = KERNEL_GAMES.index(game_name)
+    if not plain and not (
+        LEAD_VALUATION[code] and (config.rollout_decisions is None or CUT_ROLLOUT[code])
+    ):
         return None
 
     return KernelMCTSAgent(
@@ -141,6 +175,8 @@ def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent |
         exploration=config.exploration,
         seed=seed,
         score_weight=config.score_weight,
+        rollout_decisions=config.rollout_decisions,
+        lead_scale=config.lead_scale,
     )
 
 
@@ -155,6 +191,7 @@ __all__ = [
     "RandomAgent",
     "SearchConfig",
     "Turn",
+    "is_cut_and_lead",
     "is_plain",
     "is_search_spec",
     "make_agent",

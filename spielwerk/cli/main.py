@@ -497,7 +497,8 @@ def simulate(
         typer.Option(
             "--players",
             "-p",
-            help="comma-separated bot seats: random, heuristic, mcts, mcts:N, mcts:Ts, best",
+            help="comma-separated bot seats: random, heuristic, mcts, mcts:N, mcts:Ts, best, "
+            "mcts-py (the mcts seat in Python where it is compiled)",
         ),
     ],
     games: Annotated[

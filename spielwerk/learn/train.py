@@ -523,8 +523,9 @@ def resolve_expert(expert: str, game: str) -> str:
         from spielwerk.agents import is_plain
         from spielwerk.agents.configs import mcts_config
 
-        # Where the game's `mcts` seat is the compiled search (not yet Tintenblut's, whose
-        # rollouts are cut and valued by the lead).
+        # Where the game's `mcts` seat is the plain compiled search, which the kernel expert
+        # plays: not Tintenblut, whose compiled `mcts` seat cuts rollouts and values them by
+        # the lead, which the kernel expert (full rollouts valued by the win) does not.
         return KERNEL if has_kernel(game) and is_plain(mcts_config(game)) else SEARCH
     if expert == KERNEL and not has_kernel(game):
         raise TrainingError(

@@ -194,7 +194,9 @@ def test_a_game_without_running_scores_rolls_out_to_the_end() -> None:
 
 
 def test_tintenblut_mcts_cuts_rollouts_and_bad_settings_are_refused() -> None:
-    agent = make_agent("mcts:10", "inkspell", seed=0)
+    # The Python search of the configuration (`mcts` is the same search compiled, where
+    # Numba is installed: tests/kernels).
+    agent = make_agent("mcts-py:10", "inkspell", seed=0)
     assert isinstance(agent, MCTSAgent) and isinstance(agent.valuation, LeadValuation)
     assert (agent.rollout_decisions, agent.valuation.scale) == (60, 8.0)
     with pytest.raises(ValueError, match="negative number of decisions"):

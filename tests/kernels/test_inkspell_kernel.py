@@ -265,21 +265,35 @@ def test_determinization_deals_as_the_engine_resamples() -> None:
         assert abs(a[:, card].mean() - b[:, card].mean()) < 5 * error, card
 
 
-def test_compiled_search_plays_whole_games_legally() -> None:
-    """The compiled search (not yet the `mcts` seat: that stays the Python search with cut
-    rollouts) plays Tintenblut through `play_game`'s checked `apply`."""
+def test_the_mcts_seat_is_the_compiled_search_and_plays_whole_games_legally() -> None:
+    """`mcts` seats are the compiled search with the configured cut and lead scale
+    (`mcts-py` the Python one); they play Tintenblut through `play_game`'s checked `apply`."""
     kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts")
     from spielwerk.agents import MCTSAgent, make_agent
+    from spielwerk.agents.configs import mcts_config
+    from spielwerk.agents.guidance import LeadValuation
     from spielwerk.sim.match import play_game
 
-    assert isinstance(make_agent("mcts:20", "inkspell", seed=0), MCTSAgent)
+    config = mcts_config("inkspell")
+    agents = [make_agent("mcts:20", "inkspell", seed=seat) for seat in range(2)]
+    for agent in agents:
+        assert isinstance(agent, kernel_mcts.KernelMCTSAgent)
+        assert (agent.rollout_decisions, agent.lead_scale) == (
+            config.rollout_decisions,
+            config.lead_scale,
+        )
+    reference = make_agent("mcts-py:20", "inkspell", seed=0)
+    assert isinstance(reference, MCTSAgent) and isinstance(reference.valuation, LeadValuation)
+    assert (reference.rollout_decisions, reference.valuation.scale) == (60, 8.0)
     game = spielwerk.load("inkspell")
-    agents = [kernel_mcts.KernelMCTSAgent("inkspell", 20, seed=seat) for seat in range(2)]
     state = play_game(game, [*agents, make_agent("random", "inkspell", seed=9)], seed=1)
     assert state.is_terminal()
 
 
 def test_the_training_expert_of_tintenblut_stays_the_python_search() -> None:
+    """`auto` picks the kernel expert where the `mcts` seat is the plain compiled search; the
+    kernel expert rolls out to the end and values the win, Tintenblut's seat cuts and values
+    the lead, so Tintenblut keeps the search expert."""
     from spielwerk.learn.train import KERNEL, SEARCH, resolve_expert
 
     assert resolve_expert("auto", "inkspell") == SEARCH
@@ -452,3 +466,33 @@ def test_the_search_values_its_leaf_by_the_cut_rollout_and_the_lead(
             assert sums.sum() == values[player]
             checked += 1
     assert checked >= 12
+
+
+@pytest.mark.parametrize(("players", "seed", "decisions"), [(3, 2, 100), (2, 5, 60)])
+def test_compiled_and_python_searches_value_leaves_alike(
+    players: int, seed: int, decisions: int
+) -> None:
+    """The `mcts` seat's leaf values, compiled against Python (`mcts-py`): searches of one
+    iteration from the same Turn (a determinization, a random untried move, a rollout cut after
+    60 decisions and valued by the lead at scale 8) give the searching seat values of the same
+    mean and spread (5 standard errors), each moving away from the root's own lead."""
+    from spielwerk.agents import make_agent
+    from spielwerk.agents.base import make_turn
+
+    state = mid_game(players, seed, decisions)
+    assert not state.is_terminal() and state.to_move != spielwerk.CHANCE
+    player = state.to_move
+    turn = make_turn(state, player, True, random.Random(seed))
+    compiled, python = [], []
+    for r in range(500):
+        agent = make_agent("mcts:1", "inkspell", seed=r)
+        _, sums = agent.root(turn)
+        compiled.append(float(sums.sum()))
+        reference = make_agent("mcts-py:1", "inkspell", seed=r)
+        root = reference.search(turn)
+        python.append(sum(child.total for child in root.children.values()))
+    a, b = np.array(compiled), np.array(python)
+    error = np.sqrt(a.var() / len(a) + b.var() / len(b))
+    assert abs(a.mean() - b.mean()) < 5 * error
+    assert abs(a.std() - b.std()) < 0.2 * max(a.std(), b.std())
+    assert a.std() > 0.01  # the rollouts differ, so the test compares distributions

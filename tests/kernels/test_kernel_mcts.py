@@ -1,4 +1,5 @@
-"""The compiled information-set MCTS: the `mcts` seat of Witches, Tintenherz and Isolde."""
+"""The compiled information-set MCTS: the `mcts` seat of Witches, Tintenherz, Isolde and
+Tintenblut."""
 
 from __future__ import annotations
 
@@ -18,15 +19,34 @@ kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts", reason="needs 
 KernelMCTSAgent = kernel_mcts.KernelMCTSAgent
 
 
-@pytest.mark.parametrize("name", ["witches", "inkheart_dice", "isolde"])
+@pytest.mark.parametrize("name", ["witches", "inkheart_dice", "isolde", "inkspell"])
 def test_mcts_seats_of_kernel_games_search_in_the_kernel(name: str) -> None:
     agent = make_agent("mcts:20", name, seed=0)
     assert isinstance(agent, KernelMCTSAgent)
+    cut = (60, 8.0) if name == "inkspell" else (kernel_mcts.FULL_ROLLOUT, kernel_mcts.NO_LEAD)
+    assert (agent.rollout_decisions, agent.lead_scale) == cut
+    # `mcts-py` is the same configuration in Python, the compiled search's reference.
+    reference = make_agent("mcts-py:20", name, seed=0)
+    assert isinstance(reference, MCTSAgent) and reference.iterations == 20
 
 
-@pytest.mark.parametrize("name", ["inkspell", "tainted_grail"])
-def test_other_games_keep_the_python_search(name: str) -> None:
-    assert isinstance(make_agent("mcts:20", name, seed=0), MCTSAgent)
+def test_other_games_keep_the_python_search() -> None:
+    assert isinstance(make_agent("mcts:20", "tainted_grail", seed=0), MCTSAgent)
+    assert isinstance(make_agent("mcts-py", "tainted_grail", seed=0), MCTSAgent)
+
+
+def test_a_config_the_kernel_cannot_compile_stays_in_python() -> None:
+    """A cut without the lead (the Python search then plays on to the end), a cut in a game
+    whose kernel has none, and a lead together with a score term are the Python search."""
+    from spielwerk.agents import _compiled
+    from spielwerk.agents.configs import SearchConfig
+
+    assert _compiled(SearchConfig(rollout_decisions=60), "inkspell", 0) is None
+    assert _compiled(SearchConfig(rollout_decisions=60, lead_scale=8.0), "witches", 0) is None
+    assert _compiled(SearchConfig(lead_scale=8.0, score_weight=0.1), "inkspell", 0) is None
+    lead_only = _compiled(SearchConfig(lead_scale=4.0), "inkspell", 0)
+    assert isinstance(lead_only, KernelMCTSAgent)
+    assert (lead_only.rollout_decisions, lead_only.lead_scale) == (kernel_mcts.FULL_ROLLOUT, 4.0)
 
 
 def test_cut_and_lead_are_refused_where_the_kernel_lacks_them() -> None:
@@ -44,7 +64,9 @@ def test_cut_and_lead_are_refused_where_the_kernel_lacks_them() -> None:
         KernelMCTSAgent("inkspell", 10, lead_scale=8.0, score_weight=0.1)
 
 
-@pytest.mark.parametrize(("name", "players"), [("witches", 3), ("inkheart_dice", 2), ("isolde", 3)])
+@pytest.mark.parametrize(
+    ("name", "players"), [("witches", 3), ("inkheart_dice", 2), ("isolde", 3), ("inkspell", 3)]
+)
 def test_kernel_mcts_plays_whole_games_legally(name: str, players: int) -> None:
     """`play_game` applies every choice with the checked `apply`: an illegal one would raise.
     Isolde's seats decide the draft simultaneously."""
