@@ -403,6 +403,7 @@ def one_iteration(root: np.ndarray, player: int, seed: int, limit: int, scale: f
     ran = kernel_mcts.search(
         kernel_mcts.INKSPELL,
         root[None, :],
+        True,  # a fresh deal at the iteration
         player,
         1,
         0.7,
