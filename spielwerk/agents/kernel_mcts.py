@@ -9,8 +9,8 @@ arrays, and a rollout is a compiled loop. The agent still sees nothing but its `
 converts the Turn's sample (a state from its information set) to a kernel array and
 determinizes that. Given a value network (`LeafNetwork`, the seat `net`), it values new leaves
 by the network too, compiled, from the searching seat's observation of the leaf
-(`network_values`, `leaf_mix`). Given rollout weights (Witches), its rollouts follow the
-game's learned rollout policy instead of uniform play (`policy_rollout`,
+(`network_values`, `leaf_mix`). Given rollout weights (Witches, Isolde), its rollouts follow
+the game's learned rollout policy instead of uniform play (`policy_rollout`,
 `spielwerk.learn.rollout_policy`). Given a cut-off and a lead scale (Tintenblut's `mcts` seat),
 its rollouts stop after that many decisions and are valued by the lead on the victory track
 (`cut_rollout`, `lead_values`: `MCTSAgent`'s `rollout_decisions` with `LeadValuation`).
@@ -59,11 +59,19 @@ def kernel_module(game_name: str) -> ModuleType:
     return importlib.import_module(f"spielwerk.games.{game_name}.kernel")
 
 
+def rollout_module(game_name: str) -> ModuleType:
+    """The module of a game's learned rollout policy (`ROLLOUT_FEATURES`, `rollout_features`,
+    `rollout_policy`): its kernel's, or the one `ROLLOUT_MODULES` names."""
+    name = ROLLOUT_MODULES.get(game_name)
+    return kernel_module(game_name) if name is None else importlib.import_module(name)
+
+
 # ---------------------------------------------------------------------- the games, by code
 from spielwerk.games.inkheart_dice import kernel as inkheart_dice  # noqa: E402
 from spielwerk.games.inkspell import kernel as inkspell  # noqa: E402
 from spielwerk.games.isolde import kernel as isolde  # noqa: E402
 from spielwerk.games.isolde import kernel_hidden as isolde_hidden  # noqa: E402
+from spielwerk.games.isolde import kernel_policy as isolde_policy  # noqa: E402
 from spielwerk.games.witches import kernel as witches  # noqa: E402
 
 WITCHES, INKHEART_DICE, ISOLDE, INKSPELL = range(4)
@@ -76,9 +84,13 @@ fresh deal at every iteration instead). Isolde keeps a pool, as its search did w
 worlds came from the Python engine: dealt afresh at every iteration, mcts:1000 won 0.54
 instead of 0.71 of 120 games against three heuristic seats (docs/agents.md); a pool dealt by
 the kernel gives the old strength at the new speed."""
-ROLLOUT_POLICY = (True, False, False, False)
-"""Whether the kernel has a learned rollout policy (`rollout_policy`, its features named by
-`ROLLOUT_FEATURES`) that the search can roll out with instead of uniform play."""
+ROLLOUT_POLICY = (True, False, True, False)
+"""Whether the game has a learned rollout policy (`rollout_policy`, its features named by
+`ROLLOUT_FEATURES`, `rollout_features` the reference; in the module `rollout_module` names)
+that the search can roll out with instead of uniform play."""
+ROLLOUT_MODULES = {"isolde": "spielwerk.games.isolde.kernel_policy"}
+"""Where a game's rollout policy lives when not in its kernel module (Isolde's has a module of
+its own beside the kernel)."""
 NO_ROLLOUT_POLICY = np.zeros(0, dtype=np.float64)
 """The rollout weights of uniformly random rollouts."""
 CUT_ROLLOUT = (False, False, False, True)
@@ -286,10 +298,16 @@ def rollout(game: int, s: np.ndarray, rng: np.ndarray) -> None:
 
 @kernel
 def policy_rollout(game: int, s: np.ndarray, rng: np.ndarray, weights: np.ndarray) -> None:
-    """`rollout` with the game's learned rollout policy where `weights` are given (Witches
-    only: the agent refuses them elsewhere), else uniformly random play."""
-    if weights.shape[0] and game == WITCHES:
+    """`rollout` with the game's learned rollout policy where `weights` are given (games with
+    `ROLLOUT_POLICY`: the agent refuses them elsewhere), else uniformly random play. A
+    simultaneous step (Isolde's draft) is played seat by seat, each seat drawing its pick from
+    the policy."""
+    if weights.shape[0] == 0:
+        rollout(game, s, rng)
+    elif game == WITCHES:
         witches.rollout_policy(s, rng, weights)
+    elif game == ISOLDE:
+        isolde_policy.rollout_policy(s, rng, weights)
     else:
         rollout(game, s, rng)
 
@@ -827,7 +845,7 @@ def checked_rollout_weights(weights: np.ndarray, game: KernelGame) -> np.ndarray
     if not ROLLOUT_POLICY[game.code]:
         raise ValueError(f"{game.name} has no compiled rollout policy")
     array = np.ascontiguousarray(weights, dtype=np.float64)
-    features = len(game.module.ROLLOUT_FEATURES)
+    features = len(rollout_module(game.name).ROLLOUT_FEATURES)
     if array.shape != (features,):
         raise ValueError(
             f"the {game.name} rollout policy has {features} weights (one per feature), "

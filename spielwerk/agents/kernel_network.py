@@ -25,9 +25,9 @@ differently. Which use pays depends on the game and on how much the value head l
 decision; the root blend only ties it, and in Witches, whose value head learned little,
 neither helps).
 
-A model file may also carry a learned rollout policy (`rollout/w`, Witches): the search then
-rolls out with it instead of uniformly at random (`kernel_mcts.policy_rollout`); in Witches
-that, not the value head, is what `net` plays with (docs/learning.md).
+A model file may also carry a learned rollout policy (`rollout/w`, Witches and Isolde): the
+search then rolls out with it instead of uniformly at random (`kernel_mcts.policy_rollout`);
+in Witches that, not the value head, is what `net` plays with (docs/learning.md).
 """
 
 from __future__ import annotations

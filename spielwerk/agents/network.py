@@ -348,12 +348,12 @@ def rollout_weights(model: Model) -> Array | None:
     features = model.rollout_features
     if features is None:
         return None
-    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, ROLLOUT_POLICY, kernel_module
+    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, ROLLOUT_POLICY, rollout_module
 
     name = model.game_name
     if name not in KERNEL_GAMES or not ROLLOUT_POLICY[KERNEL_GAMES.index(name)]:
         raise ModelMismatch(f"this {name} model has a rollout policy, but {name} has none")
-    computed = list(kernel_module(name).ROLLOUT_FEATURES)
+    computed = list(rollout_module(name).ROLLOUT_FEATURES)
     if features != computed:
         raise ModelMismatch(
             f"this {name} model's rollout policy weighs the features {features}, but this "
