@@ -1,4 +1,5 @@
-"""Learn the rollout policy of a game's compiled search (Witches) from a deeper search's moves.
+"""Learn the rollout policy of a game's compiled search (Witches, Isolde) from a deeper search's
+moves.
 
 The compiled search (`spielwerk.agents.kernel_mcts`) values a new leaf by one rollout, played
 uniformly at random; in Witches it stops gaining past 800-1,600 iterations (docs/agents.md).
@@ -6,15 +7,19 @@ AlphaGo's answer (Silver et al. 2016, "the fast rollout policy") is a rollout th
 a player, cheaply: here a linear softmax over a handful of features of each legal move (for a
 card: does it win the trick as it stands, is the mover last, the trick's points, its value,
 trump, its place on the wheel, leading or following; for a trump choice: the mover's cards of
-the new trump, their strength, the value the change costs), computed in the kernel
-(`kernel.ROLLOUT_FEATURES`, `kernel.rollout_policy`) from the mover's hand and public facts.
+the new trump, their strength, the value the change costs; in Isolde, for a move on a board:
+what the board would give the mover before and after it, weighted by when the board scores,
+the discs passed, the steps; for a draft pick: the card's best such gain, its value, the cards
+of its type kept), computed in the kernel (`ROLLOUT_FEATURES`, `rollout_policy` of the module
+`kernel_mcts.rollout_module` names) from the mover's own cards and public facts.
 
 1. Self-play: every seat is the compiled search at `iterations` (4,000: past the plateau, so
    its choices are as good as that search gets), with uniformly random rollouts, or with the
    policy of `start` to learn from a search that already rolls out with one. At every decision
    with a choice: each legal move's features (read from the Turn's sample, a state of the
    mover's information set; the features read only what the mover knows) and the root's visit
-   shares.
+   shares. At a simultaneous step (Isolde's draft) every deciding seat searches and is
+   recorded on its own, and their picks are applied together.
 2. Fit: maximum likelihood of the visit shares under the softmax of `weights . features`
    (a multinomial logit, convex), by Newton's method with a small L2 penalty: one answer,
    whatever the start.
@@ -27,6 +32,9 @@ seed of its own from it, so a run gives the same weights on any machine.
     python -m spielwerk.learn.rollout_policy witches --games 300 --iterations 4000 --seed 1 \\
         --base bench/results/learning/witches-kernel/witches.npz --play-iterations 500 \\
         --out witches.npz
+
+Isolde's search draws its worlds in Python (`IsoldeState.resample`, 256 a decision by
+default), which costs more than its iterations: `--world-samples` bounds them for the expert.
 """
 
 from __future__ import annotations
@@ -53,6 +61,7 @@ from spielwerk.agents.kernel_mcts import (
     has_kernel,
     kernel_module,
     most_visited,
+    rollout_module,
 )
 from spielwerk.agents.network import ROLLOUT_WEIGHTS, read_model, save_model
 from spielwerk.learn.selfplay import game_seed
@@ -81,17 +90,24 @@ def record_decisions(
     seed: int,
     start: Array | None = None,
     progress: Callable[[int, Decisions], None] | None = None,
+    world_samples: int = 256,
 ) -> Decisions:
     """Self-play of the compiled search in every seat (`start`: its rollout weights, else
-    uniform rollouts), recording every decision with more than one legal move."""
+    uniform rollouts; `world_samples`: the worlds of a game its kernel cannot determinize),
+    recording every decision with more than one legal move."""
     game = spielwerk.load(game_name)
     module = kernel_module(game_name)
+    policy = rollout_module(game_name)
     decisions = Decisions()
     for g in range(games):
         seed_g = game_seed(seed, g)
         agents = [
             KernelMCTSAgent(
-                game_name, iterations=iterations, seed=seed_g * 8 + p, rollout_weights=start
+                game_name,
+                iterations=iterations,
+                seed=seed_g * 8 + p,
+                rollout_weights=start,
+                world_samples=world_samples,
             )
             for p in range(players)
         ]
@@ -102,21 +118,26 @@ def record_decisions(
             if state.is_chance():
                 state.apply(state.sample_chance(chance))
                 continue
-            seat = state.to_move
-            assert isinstance(seat, int)
-            turn = make_turn(state, seat, True, samples)
-            legal = turn.legal_actions
-            if len(legal) == 1:
-                state.apply(legal[0], seat)
-                continue
-            visits, sums = agents[seat].root(turn)
-            assert turn.sample is not None
-            ids = np.array([action.id for action in legal], dtype=np.int64)
-            rows = np.zeros((len(ids), len(module.ROLLOUT_FEATURES)))
-            module.rollout_features(module.from_state(turn.sample), ids, rows)
-            decisions.features.append(rows)
-            decisions.targets.append(visits / visits.sum())
-            state.apply(legal[most_visited(visits, sums)], seat)
+            to_move = state.to_move
+            # A simultaneous step: every deciding seat chooses from the same state.
+            seats = sorted(to_move) if isinstance(to_move, frozenset) else [int(to_move)]
+            moves = []
+            for seat in seats:
+                turn = make_turn(state, seat, True, samples)
+                legal = turn.legal_actions
+                if len(legal) == 1:
+                    moves.append((seat, legal[0]))
+                    continue
+                visits, sums = agents[seat].root(turn)
+                assert turn.sample is not None
+                ids = np.array([action.id for action in legal], dtype=np.int64)
+                rows = np.zeros((len(ids), len(policy.ROLLOUT_FEATURES)))
+                policy.rollout_features(module.from_state(turn.sample), ids, rows)
+                decisions.features.append(rows)
+                decisions.targets.append(visits / visits.sum())
+                moves.append((seat, legal[most_visited(visits, sums)]))
+            for seat, action in moves:
+                state.apply(action, seat)
         decisions.games += 1
         if progress is not None:
             progress(g + 1, decisions)
@@ -194,16 +215,19 @@ def write_model(
     weights: Array,
     learned: dict[str, Any],
     play_iterations: int,
+    exploration: float | None = None,
 ) -> None:
     """`base` (a model of the compiled search) with the rollout policy's weights added and
     play settings that use them alone: the search at `play_iterations` with the learned
     rollouts, the value head neither at the root nor at the leaves (`blend`, `leaf_mix` 0: in
-    Witches both were weaker than the plain search, docs/learning.md)."""
+    Witches both were weaker than the plain search, docs/learning.md), and `exploration`, if
+    given, as the search's constant (a base trained for the PUCT search has PUCT's)."""
     model = read_model(base)
     name = model.game_name
-    module = kernel_module(name)
+    module = rollout_module(name)
     metadata = dict(model.metadata)
-    was = {key: metadata.get(key) for key in ("blend", "leaf_mix", "play_iterations")}
+    keys = ("blend", "leaf_mix", "play_iterations", "exploration")
+    was = {key: metadata.get(key) for key in keys}
     metadata.update(
         search="kernel",
         blend=0.0,
@@ -217,6 +241,8 @@ def write_model(
             "a decision (docs/learning.md)",
         },
     )
+    if exploration is not None:
+        metadata["exploration"] = exploration
     params = dict(model.params)
     params[ROLLOUT_WEIGHTS] = weights.astype(np.float32)
     save_model(out, params, metadata)
@@ -233,10 +259,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=300, help="self-play games (default 300)")
     parser.add_argument("--iterations", type=int, default=4000, help="the expert's budget")
+    parser.add_argument(
+        "--world-samples",
+        type=int,
+        default=256,
+        help="worlds a decision of the expert draws where the kernel cannot deal them (Isolde)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=Path, help="a model whose rollout policy the expert uses")
     parser.add_argument("--base", type=Path, required=True, help="the model file to extend")
     parser.add_argument("--play-iterations", type=int, required=True)
+    parser.add_argument(
+        "--exploration", type=float, help="the search's exploration constant (default: the base's)"
+    )
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if not has_kernel(args.game):
@@ -259,7 +294,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
 
     decisions = record_decisions(
-        args.game, args.players, args.games, args.iterations, args.seed, start, progress
+        args.game,
+        args.players,
+        args.games,
+        args.iterations,
+        args.seed,
+        start,
+        progress,
+        args.world_samples,
     )
     weights, loss = fit(decisions)
     learned = {
@@ -269,6 +311,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "players": args.players,
         "games": decisions.games,
         "expert_iterations": args.iterations,
+        "expert_world_samples": args.world_samples,
         "expert_rollouts": "uniform" if start is None else str(args.start),
         "decisions": len(decisions.targets),
         "l2": L2,
@@ -276,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "agreement": round(agreement(decisions, weights), 4),
         "minutes": round((time.time() - began) / 60, 1),
     }
-    write_model(args.base, args.out, weights, learned, args.play_iterations)
+    write_model(args.base, args.out, weights, learned, args.play_iterations, args.exploration)
     print(f"weights: {np.round(weights, 3).tolist()}")
     print(
         f"loss {loss:.4f}, agreement with the search {learned['agreement']:.3f}; wrote {args.out}"

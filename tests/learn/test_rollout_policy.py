@@ -68,3 +68,24 @@ def test_the_written_model_plays_the_learned_rollouts_as_net(tmp_path: Path) -> 
     assert isinstance(agent, NetworkAgent) and isinstance(agent.search, KernelNetworkAgent)
     assert agent.search.blend == 0.0 and agent.search.iterations == 40
     assert np.allclose(agent.search.search.rollout_weights, weights, atol=1e-6)
+
+
+def test_isolde_records_every_draft_picker_and_its_play() -> None:
+    """Isolde (its policy in `kernel_policy`, a simultaneous draft): every seat picking in a
+    draft step is recorded on its own, with the pick features; the plays with the board
+    features; and the run is seeded."""
+    from spielwerk.games.isolde import kernel_policy
+
+    runs = [record_decisions("isolde", 3, 1, 8, seed=2, world_samples=4) for _ in range(2)]
+    first, second = runs
+    for a, b in zip(first.features, second.features, strict=True):
+        assert np.array_equal(a, b)
+    keep = kernel_policy.F_KEEP
+    picks = [rows for rows in first.features if rows[:, keep + 2].any()]
+    plays = [rows for rows in first.features if rows[:, 5].any()]
+    # 6 rounds x 3 seats x the picks with a choice (of 5, 4, 3 and 2 cards: at most 4).
+    assert 36 <= len(picks) <= 6 * 3 * 4
+    assert len(plays) >= 6 * 3 * 2
+    for rows, shares in zip(first.features, first.targets, strict=True):
+        assert rows.shape == (len(shares), kernel_policy.NUM_ROLLOUT_FEATURES)
+        assert np.isclose(shares.sum(), 1.0)
