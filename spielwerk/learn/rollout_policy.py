@@ -32,9 +32,6 @@ seed of its own from it, so a run gives the same weights on any machine.
     python -m spielwerk.learn.rollout_policy witches --games 300 --iterations 4000 --seed 1 \\
         --base bench/results/learning/witches-kernel/witches.npz --play-iterations 500 \\
         --out witches.npz
-
-Isolde's search draws its worlds in Python (`IsoldeState.resample`, 256 a decision by
-default), which costs more than its iterations: `--world-samples` bounds them for the expert.
 """
 
 from __future__ import annotations
@@ -90,11 +87,9 @@ def record_decisions(
     seed: int,
     start: Array | None = None,
     progress: Callable[[int, Decisions], None] | None = None,
-    world_samples: int = 256,
 ) -> Decisions:
     """Self-play of the compiled search in every seat (`start`: its rollout weights, else
-    uniform rollouts; `world_samples`: the worlds of a game its kernel cannot determinize),
-    recording every decision with more than one legal move."""
+    uniform rollouts), recording every decision with more than one legal move."""
     game = spielwerk.load(game_name)
     module = kernel_module(game_name)
     policy = rollout_module(game_name)
@@ -107,7 +102,6 @@ def record_decisions(
                 iterations=iterations,
                 seed=seed_g * 8 + p,
                 rollout_weights=start,
-                world_samples=world_samples,
             )
             for p in range(players)
         ]
@@ -259,12 +253,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=300, help="self-play games (default 300)")
     parser.add_argument("--iterations", type=int, default=4000, help="the expert's budget")
-    parser.add_argument(
-        "--world-samples",
-        type=int,
-        default=256,
-        help="worlds a decision of the expert draws where the kernel cannot deal them (Isolde)",
-    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=Path, help="a model whose rollout policy the expert uses")
     parser.add_argument("--base", type=Path, required=True, help="the model file to extend")
@@ -301,7 +289,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.seed,
         start,
         progress,
-        args.world_samples,
     )
     weights, loss = fit(decisions)
     learned = {
@@ -311,7 +298,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         "players": args.players,
         "games": decisions.games,
         "expert_iterations": args.iterations,
-        "expert_world_samples": args.world_samples,
         "expert_rollouts": "uniform" if start is None else str(args.start),
         "decisions": len(decisions.targets),
         "l2": L2,

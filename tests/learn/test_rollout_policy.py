@@ -76,7 +76,7 @@ def test_isolde_records_every_draft_picker_and_its_play() -> None:
     features; and the run is seeded."""
     from spielwerk.games.isolde import kernel_policy
 
-    runs = [record_decisions("isolde", 3, 1, 8, seed=2, world_samples=4) for _ in range(2)]
+    runs = [record_decisions("isolde", 3, 1, 8, seed=2) for _ in range(2)]
     first, second = runs
     for a, b in zip(first.features, second.features, strict=True):
         assert np.array_equal(a, b)
