@@ -38,10 +38,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import multiprocessing
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +81,59 @@ class Decisions:
     games: int = 0
 
 
+def record_game(
+    game_name: str,
+    players: int,
+    g: int,
+    iterations: int,
+    seed: int,
+    start: Array | None = None,
+) -> Decisions:
+    """Game `g` of the self-play: the compiled search (`start`: its rollout weights, else
+    uniform rollouts) in every seat, every decision with more than one legal move recorded.
+    Seeded by `seed` and `g` alone, so games can be played in any process and order."""
+    game = spielwerk.load(game_name)
+    module = kernel_module(game_name)
+    policy = rollout_module(game_name)
+    decisions = Decisions()
+    seed_g = game_seed(seed, g)
+    agents = [
+        KernelMCTSAgent(
+            game_name, iterations=iterations, seed=seed_g * 8 + p, rollout_weights=start
+        )
+        for p in range(players)
+    ]
+    state = game.new_state(players, seed=seed_g)
+    chance = random.Random(seed_g)
+    samples = random.Random(seed_g ^ 0x5A5A5A5A)
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(state.sample_chance(chance))
+            continue
+        to_move = state.to_move
+        # A simultaneous step: every deciding seat chooses from the same state.
+        seats = sorted(to_move) if isinstance(to_move, frozenset) else [int(to_move)]
+        moves = []
+        for seat in seats:
+            turn = make_turn(state, seat, True, samples)
+            legal = turn.legal_actions
+            if len(legal) == 1:
+                moves.append((seat, legal[0]))
+                continue
+            visits, sums = agents[seat].root(turn)
+            assert turn.sample is not None
+            ids = np.array([action.id for action in legal], dtype=np.int64)
+            rows = np.zeros((len(ids), len(policy.ROLLOUT_FEATURES)))
+            policy.rollout_features(module.from_state(turn.sample), ids, rows)
+            decisions.features.append(rows)
+            decisions.targets.append(visits / visits.sum())
+            moves.append((seat, legal[most_visited(visits, sums)]))
+        for seat, action in moves:
+            state.apply(action, seat)
+    decisions.games = 1
+    return decisions
+
+
 def record_decisions(
     game_name: str,
     players: int,
@@ -87,54 +142,32 @@ def record_decisions(
     seed: int,
     start: Array | None = None,
     progress: Callable[[int, Decisions], None] | None = None,
+    jobs: int = 1,
 ) -> Decisions:
-    """Self-play of the compiled search in every seat (`start`: its rollout weights, else
-    uniform rollouts), recording every decision with more than one legal move."""
-    game = spielwerk.load(game_name)
-    module = kernel_module(game_name)
-    policy = rollout_module(game_name)
+    """Self-play of `games` games (`record_game`), in `jobs` processes; the decisions come in
+    game order, so the result does not depend on `jobs`."""
     decisions = Decisions()
-    for g in range(games):
-        seed_g = game_seed(seed, g)
-        agents = [
-            KernelMCTSAgent(
-                game_name,
-                iterations=iterations,
-                seed=seed_g * 8 + p,
-                rollout_weights=start,
-            )
-            for p in range(players)
-        ]
-        state = game.new_state(players, seed=seed_g)
-        chance = random.Random(seed_g)
-        samples = random.Random(seed_g ^ 0x5A5A5A5A)
-        while not state.is_terminal():
-            if state.is_chance():
-                state.apply(state.sample_chance(chance))
-                continue
-            to_move = state.to_move
-            # A simultaneous step: every deciding seat chooses from the same state.
-            seats = sorted(to_move) if isinstance(to_move, frozenset) else [int(to_move)]
-            moves = []
-            for seat in seats:
-                turn = make_turn(state, seat, True, samples)
-                legal = turn.legal_actions
-                if len(legal) == 1:
-                    moves.append((seat, legal[0]))
-                    continue
-                visits, sums = agents[seat].root(turn)
-                assert turn.sample is not None
-                ids = np.array([action.id for action in legal], dtype=np.int64)
-                rows = np.zeros((len(ids), len(policy.ROLLOUT_FEATURES)))
-                policy.rollout_features(module.from_state(turn.sample), ids, rows)
-                decisions.features.append(rows)
-                decisions.targets.append(visits / visits.sum())
-                moves.append((seat, legal[most_visited(visits, sums)]))
-            for seat, action in moves:
-                state.apply(action, seat)
-        decisions.games += 1
+
+    def add(part: Decisions) -> None:
+        decisions.features.extend(part.features)
+        decisions.targets.extend(part.targets)
+        decisions.games += part.games
         if progress is not None:
-            progress(g + 1, decisions)
+            progress(decisions.games, decisions)
+
+    if jobs <= 1:
+        for g in range(games):
+            add(record_game(game_name, players, g, iterations, seed, start))
+        return decisions
+    # One game a task, collected in order: progress comes often and the result in game order.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = [
+            pool.submit(record_game, game_name, players, g, iterations, seed, start)
+            for g in range(games)
+        ]
+        for future in futures:
+            add(future.result())
     return decisions
 
 
@@ -261,6 +294,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--exploration", type=float, help="the search's exploration constant (default: the base's)"
     )
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="self-play processes (the result is the same)"
+    )
     args = parser.parse_args(argv)
     if not has_kernel(args.game):
         sys.exit(
@@ -289,6 +325,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.seed,
         start,
         progress,
+        args.jobs,
     )
     weights, loss = fit(decisions)
     learned = {

@@ -42,10 +42,14 @@ def test_the_fit_recovers_the_weights_that_made_the_choices() -> None:
 
 
 def test_recorded_decisions_are_seeded_and_fit_the_kernel_s_features() -> None:
-    runs = [record_decisions("witches", 4, 2, 30, seed=3) for _ in range(2)]
+    """The same seed gives the same decisions, in one process or in two."""
+    runs = [record_decisions("witches", 4, 2, 30, seed=3, jobs=jobs) for jobs in (1, 2)]
     first, second = runs
-    assert first.games == 2 and len(first.targets) > 40
+    assert first.games == second.games == 2 and len(first.targets) > 40
+    assert len(first.targets) == len(second.targets)
     for a, b in zip(first.features, second.features, strict=True):
+        assert np.array_equal(a, b)
+    for a, b in zip(first.targets, second.targets, strict=True):
         assert np.array_equal(a, b)
     for rows, shares in zip(first.features, first.targets, strict=True):
         assert rows.shape == (len(shares), witches.NUM_ROLLOUT_FEATURES)
