@@ -126,25 +126,26 @@ def test_kernel_and_engine_agree_over_ten_thousand_games(name: str) -> None:
         play_lockstep(name, players, options, 1_000_000 + seed)
 
 
-@pytest.mark.parametrize("name", ["witches", "inkheart_dice", "isolde"])
+@pytest.mark.parametrize("name", ["witches", "inkheart_dice", "isolde", "inkspell"])
 def test_kernel_random_games_replay_through_the_engine(name: str) -> None:
-    """The kernel's own random games (its chance draws and uniform choices) replay action by
-    action through the checked `apply` of the scalar engine to the same final scores."""
+    """The kernel's batched simulator with `record=True` (its chance draws and uniform choices)
+    gives games that replay action by action through the checked `apply` of the scalar engine
+    to the scores, step and decision counts it reports."""
     module = kernel_mcts.kernel_module(name)
     for players, options in cases(name):
         game = spielwerk.load(name, **options)
-        rng = generator(players)
-        for _ in range(10):
-            s = module.initial(game, players)
-            actions = np.empty(5000, dtype=np.int64)
-            steps = module.random_game(s, actions, rng)
+        batch = module.play_random_batch(game, players, 10, np.random.default_rng(players), True)
+        assert batch.actions is not None and len(batch.actions) == 10
+        for g, actions in enumerate(batch.actions):
             state = game.new_state(players, seed=0)
-            for action in actions[:steps].tolist():
+            decisions = 0
+            for action in actions:
+                decisions += not state.is_chance()
                 to_move = state.to_move  # Isolde's draft: the kernel picks lowest seat first
                 state.apply(action, min(to_move) if isinstance(to_move, frozenset) else None)
             assert state.is_terminal()
-            code = kernel_mcts.KERNEL_GAMES.index(name)
-            assert kernel_scores(code, s, players) == engine_scores(state)
+            assert batch.steps[g] == len(actions) and batch.decisions[g] == decisions
+            assert batch.scores[g].tolist() == engine_scores(state)
 
 
 def test_witches_kernel_random_play_matches_the_engine_in_distribution() -> None:

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from spielwerk.core.batch import BatchResult
+from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
 from spielwerk.core.kernel_ops import (
     generator,
@@ -1193,25 +1193,23 @@ def play_random_batch(
     `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
     initial(game, players)  # checks the player count
     max_rounds = int(game.options["max_rounds"])
+    seed_value = int(rng.integers(2**62))
+    if record:
+        stream = generator(seed_value)
+        return recorded_games(
+            games,
+            players,
+            lambda: initial(game, players),
+            lambda s, buffer: int(random_game(s, buffer, stream)),
+            final_scores,
+            max_game_steps(game),
+            NUM_PLAYER_ACTIONS,
+        )
     scores_out = np.zeros((games, players), dtype=np.int64)
     decisions = np.zeros(games, dtype=np.int64)
     steps = np.zeros(games, dtype=np.int64)
-    seed_value = int(rng.integers(2**62))
-    if not record:
-        play_batch(players, max_rounds, games, seed_value, scores_out, decisions, steps)
-        return BatchResult(scores_out, decisions, steps)
-    stream = generator(seed_value)
-    actions: list[list[int]] = []
-    buffer = np.empty(max_game_steps(game), dtype=np.int64)
-    for g in range(games):
-        s = initial(game, players)
-        count = random_game(s, buffer, stream)
-        played = buffer[:count].tolist()
-        actions.append(played)
-        steps[g] = count
-        decisions[g] = sum(1 for a in played if a < NUM_PLAYER_ACTIONS)
-        scores_out[g] = final_scores(s)
-    return BatchResult(scores_out, decisions, steps, actions)
+    play_batch(players, max_rounds, games, seed_value, scores_out, decisions, steps)
+    return BatchResult(scores_out, decisions, steps)
 
 
 def max_game_steps(game: InkspellGame) -> int:

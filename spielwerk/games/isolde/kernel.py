@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spielwerk.core.batch import BatchResult
+from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
 from spielwerk.core.kernel_ops import generator, lowest_bit, new_generator, popcount, uniform
 from spielwerk.core.state import CHANCE, TERMINAL
@@ -793,37 +793,35 @@ def play_random_batch(
     """`games` random games in the kernel (the batched-simulator contract of
     `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
     initial(game, players)  # checks the player count against the options
+    seed_value = int(rng.integers(2**62))
+    if record:
+        stream = generator(seed_value)
+        return recorded_games(
+            games,
+            players,
+            lambda: initial(game, players),
+            lambda s, buffer: int(random_game(s, buffer, stream)),
+            final_scores,
+            max_game_steps(game),
+            DEAL,
+        )
     scores = np.zeros((games, players), dtype=np.int64)
     decisions = np.zeros(games, dtype=np.int64)
     steps = np.zeros(games, dtype=np.int64)
-    seed_value = int(rng.integers(2**62))
-    if not record:
-        play_batch(
-            players,
-            game.first_start_player,
-            game.tiebreak_rule,
-            game.setback_rule,
-            game.reset_rule,
-            game.tables[QUEST][0],
-            games,
-            seed_value,
-            scores,
-            decisions,
-            steps,
-        )
-        return BatchResult(scores, decisions, steps)
-    stream = generator(seed_value)
-    actions: list[list[int]] = []
-    buffer = np.empty(max_game_steps(game), dtype=np.int64)
-    for g in range(games):
-        s = initial(game, players)
-        count = random_game(s, buffer, stream)
-        played = buffer[:count].tolist()
-        actions.append(played)
-        steps[g] = count
-        decisions[g] = sum(1 for a in played if a < DEAL)
-        scores[g] = final_scores(s)
-    return BatchResult(scores, decisions, steps, actions)
+    play_batch(
+        players,
+        game.first_start_player,
+        game.tiebreak_rule,
+        game.setback_rule,
+        game.reset_rule,
+        game.tables[QUEST][0],
+        games,
+        seed_value,
+        scores,
+        decisions,
+        steps,
+    )
+    return BatchResult(scores, decisions, steps)
 
 
 def max_game_steps(game: IsoldeGame) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spielwerk.core.batch import BatchResult
+from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
 from spielwerk.core.kernel_ops import (
     generator,
@@ -751,34 +751,32 @@ def play_random_batch(
 
         return numpy_batch(game, players, games, rng, record)
     initial(game, players)  # checks the player count against the options
+    seed_value = int(rng.integers(2**62))
+    if record:
+        stream = generator(seed_value)
+        return recorded_games(
+            games,
+            players,
+            lambda: initial(game, players),
+            lambda s, buffer: int(random_game(s, buffer, stream)),
+            final_scores,
+            max_game_steps(game),
+            DRAW,
+        )
     scores = np.zeros((games, players), dtype=np.int64)
     decisions = np.zeros(games, dtype=np.int64)
     steps = np.zeros(games, dtype=np.int64)
-    seed_value = int(rng.integers(2**62))
-    if not record:
-        play_batch(
-            players,
-            int(game.options["start_player"]),
-            game.descending,
-            games,
-            seed_value,
-            scores,
-            decisions,
-            steps,
-        )
-        return BatchResult(scores, decisions, steps)
-    stream = generator(seed_value)
-    actions: list[list[int]] = []
-    buffer = np.empty(max_game_steps(game), dtype=np.int64)
-    for g in range(games):
-        s = initial(game, players)
-        count = random_game(s, buffer, stream)
-        played = buffer[:count].tolist()
-        actions.append(played)
-        steps[g] = count
-        decisions[g] = sum(1 for a in played if a < DRAW)
-        scores[g] = final_scores(s)
-    return BatchResult(scores, decisions, steps, actions)
+    play_batch(
+        players,
+        int(game.options["start_player"]),
+        game.descending,
+        games,
+        seed_value,
+        scores,
+        decisions,
+        steps,
+    )
+    return BatchResult(scores, decisions, steps)
 
 
 def max_game_steps(game: WitchesGame) -> int:
