@@ -37,6 +37,8 @@ from spielwerk.games.inkspell.actions import (
     PLAY,
     PLAY_ANYWHERE,
     REWARD,
+    SHARED,
+    SOLO,
     START,
     STAUBFINGER,
     TAKE_ALL,
@@ -62,12 +64,14 @@ from spielwerk.games.inkspell.kernel import (
     REW_AMOUNT,
     REW_GAIN,
     REW_LEN,
+    ROW_CHOICE,
     SCORES,
     SIZE,
     SIZE_BITS,
     STEP_COUNT,
     STEPS_OF,
     SUPPLY,
+    SUPPLY_PROVISIONS,
     TAKES,
     TILES,
     TO_MOVE,
@@ -227,16 +231,11 @@ def _tile_worth(
 
 
 @inline_kernel
-def _turn_points(s: np.ndarray, seat: int, counts: np.ndarray) -> int:
-    """The steps `seat`, at its location and score, could still convert this turn with its
-    tiles: a set of each size not yet converted, the biggest first, each of the kinds it has
-    most of (greedy: the heuristic searches every order); special spaces of the track respected
-    (`SIZE_BITS`)."""
-    here = s[POSITION + seat]
-    score = s[SCORES + seat]
-    done = s[CONVERTED]
-    for k in range(NUM_KINDS):
-        counts[k] = s[TILES + seat * NUM_KINDS + k]
+def _turn_points(counts: np.ndarray, here: int, score: int, done: int) -> int:
+    """The steps a figure at `here` with `score` could still convert this turn with the tiles
+    `counts` (used up in place), the set sizes `done` (a mask) converted already: a set of each
+    size left, the biggest first, each of the kinds it has most of (greedy: the heuristic
+    searches every order); special spaces of the track respected (`SIZE_BITS`)."""
     points = 0
     for size in range(NUM_KINDS, 1, -1):
         if (done >> size) & 1 or not (SIZE_BITS[score % TRACK, here] >> size) & 1:
@@ -377,7 +376,9 @@ def _features(
 ) -> None:
     """`f` = the `ROLLOUT_FEATURES` of `action`, legal for `seat` (to move) in `s`; `pre` from
     `_prepare`, `t` and `counts` scratch."""
-    f[:] = 0.0
+    # Element by element: Numba's slice assignments cost several times as much here.
+    for j in range(NUM_ROLLOUT_FEATURES):
+        f[j] = 0.0
     phase = s[PHASE]
     arrives = False  # the look-ahead ends with the mover's reward taken
     if phase == CHOOSE_CARD:
@@ -417,7 +418,8 @@ def _features(
             f[F_END_TURN] = 1.0
     elif phase == START_CHOICE:
         f[F_LEAD] = 1.0 if action == START else 0.0
-    t[:] = s
+    for j in range(SIZE):
+        t[j] = s[j]
     apply(t, action)
     if t[PHASE] == ARRIVED and t[CURRENT] == seat:
         _take_reward(t, seat, pre[P_HORIZON], counts)
@@ -440,7 +442,9 @@ def _features(
     if (after == VILLAIN) | (after == LOSS):
         in_turn = t[VILLAIN_CONTEXT] == IN_TURN
     if in_turn and t[CURRENT] == seat:
-        f[F_TURN] = _turn_points(t, seat, counts) / 4.0
+        for k in range(NUM_KINDS):
+            counts[k] = t[tiles + k]
+        f[F_TURN] = _turn_points(counts, t[POSITION + seat], t[SCORES + seat], t[CONVERTED]) / 4.0
     if arrives and t[POSITION + seat] == NACHTBURG and not _company(t, NACHTBURG, seat):
         f[F_NACHTBURG] = pre[P_COST] / 4.0
 
@@ -458,6 +462,81 @@ def rollout_features(s: np.ndarray, actions: np.ndarray, out: np.ndarray) -> Non
         _features(s, seat, actions[i], pre, t, counts, out[i])
 
 
+@inline_kernel
+def _play_logit(
+    s: np.ndarray, w: np.ndarray, seat: int, action: int, pre: np.ndarray, counts: np.ndarray
+) -> float:
+    """w . the features of a location card `action` (< PASS), worked out without playing it
+    on a copy: `_features`' look-ahead (the journey paid, the reward row of the destination
+    taken, the conversions left) by the kernel's rules for it, step by step (`_play`,
+    `_take_reward`, `_gain`). A rollout weighs some ten cards a turn, and copying the state
+    and applying two actions for each was most of a policy rollout's time; a test holds this
+    to `rollout_features` on every card of many states."""
+    card = TINTENWELT
+    target = action - PLAY_ANYWHERE
+    z = w[F_PLAY]
+    if action < PLAY_ANYWHERE:
+        card = action - PLAY
+        target = card
+    else:
+        z += w[F_TINTENWELT]
+    number = LOCATION_NUMBERS[seat, card]
+    z += w[F_NUMBER] * number / 40.0
+    if number > pre[P_TOP_OTHER]:
+        z += w[F_TOPS] * pre[P_COST] / 4.0
+    cost = 0 if s[PRINCE] else COST_OF[s[POSITION + seat], target]
+    z += w[F_JOURNEY] * cost / 3.0
+    company = _company(s, target, seat)
+    if company:
+        z += w[F_COMPANY]
+    elif target == NACHTBURG:
+        z += w[F_NACHTBURG] * pre[P_COST] / 4.0
+    # The reward row due there (`_reward_row`), all of it or the White Women's better entry.
+    row = s[ROW_CHOICE] if s[ROW_CHOICE] >= 0 else (SHARED if company else SOLO)
+    first, last = 0, REW_LEN[target, row]
+    if s[WHITE_WOMEN] == seat and last > 1:
+        best = -1e9
+        for i in range(min(last, TAKES - 1)):
+            value = _entry_value(
+                s,
+                seat,
+                REW_GAIN[target, row, i],
+                REW_AMOUNT[target, row, i],
+                pre[P_HORIZON],
+                counts,
+            )
+            if value > best:
+                best = value
+                first = i
+        last = first + 1
+    tiles = TILES + seat * NUM_KINDS
+    for k in range(NUM_KINDS):
+        counts[k] = s[tiles + k]
+    provisions = s[PROVISIONS + seat] - cost
+    supply = s[SUPPLY_PROVISIONS] + cost  # the journey is paid into the supply first
+    draws = 0
+    for i in range(first, last):
+        gain = REW_GAIN[target, row, i]
+        amount = REW_AMOUNT[target, row, i]
+        if gain == GAIN_ADVANTAGE:
+            draws += amount
+        elif gain == GAIN_PROVISION:
+            amount = min(amount, supply)
+            supply -= amount
+            provisions += amount
+        else:  # from the supply, as far as it goes (what the row took already is gone)
+            counts[gain] += min(amount, s[SUPPLY + gain] - (counts[gain] - s[tiles + gain]))
+    points, value, total, spread = _tile_worth(
+        counts[0], counts[1], counts[2], counts[3], pre[P_HORIZON]
+    )
+    z += w[F_SET] * (points - pre[P_SET]) / 4.0 + w[F_VALUE] * (value - pre[P_VALUE]) / 4.0
+    z += w[F_TILES] * (total - pre[P_TILES]) / 2.0 + w[F_SPREAD] * (spread - pre[P_SPREAD]) / 2.0
+    z += w[F_PROVISIONS] * pre[P_HORIZON] * (provisions - pre[P_PROVISIONS]) / 2.0
+    z += w[F_ADVANTAGE] * min(draws, s[POOL_SIZE])
+    # A new turn: no set converted yet.
+    return float(z + w[F_TURN] * _turn_points(counts, target, s[SCORES + seat], 0) / 4.0)
+
+
 @kernel
 def rollout_logits(
     s: np.ndarray,
@@ -465,28 +544,34 @@ def rollout_logits(
     ids: np.ndarray,
     count: int,
     logits: np.ndarray,
-    scratch: np.ndarray,
+    pre: np.ndarray,
+    f: np.ndarray,
     t: np.ndarray,
     counts: np.ndarray,
 ) -> None:
     """`logits[i]` = w . the features of `ids[i]` for i < `count` (legal for the seat to
-    move), with the scratch arrays of `new_scratch` (no allocation in a rollout's loop)."""
+    move): `rollout_features` with the scratch arrays of `new_scratch` (no allocation in a
+    rollout's loop), location cards worked out directly (`_play_logit`)."""
     seat = s[TO_MOVE]
-    pre = scratch[0]
-    f = scratch[1]
     _prepare(s, seat, pre)
+    choose = s[PHASE] == CHOOSE_CARD
     for i in range(count):
-        _features(s, seat, ids[i], pre, t, counts, f)
+        action = ids[i]
+        if choose and action < PASS:
+            logits[i] = _play_logit(s, w, seat, action, pre, counts)
+            continue
+        _features(s, seat, action, pre, t, counts, f)
         z = 0.0
         for j in range(NUM_ROLLOUT_FEATURES):
             z += w[j] * f[j]
         logits[i] = z
 
 
-def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The scratch arrays `rollout_logits` works in: (pre and features, a state, counts)."""
+def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The scratch arrays `rollout_logits` works in: (pre, features, a state, tile counts)."""
     return (
-        np.zeros((2, max(PRE, NUM_ROLLOUT_FEATURES))),
+        np.zeros(PRE),
+        np.zeros(NUM_ROLLOUT_FEATURES),
         np.empty(SIZE, dtype=np.int64),
         np.empty(NUM_KINDS, dtype=np.int64),
     )
@@ -537,7 +622,8 @@ def _play_policy(
     `actions` while it has room. Returns the number of player decisions."""
     ids = np.empty(MAX_LEGAL, dtype=np.int64)
     odds = np.empty(MAX_LEGAL, dtype=np.float64)
-    scratch = np.zeros((2, max(PRE, NUM_ROLLOUT_FEATURES)))
+    pre = np.zeros(PRE)
+    f = np.zeros(NUM_ROLLOUT_FEATURES)
     t = np.empty(SIZE, dtype=np.int64)
     counts = np.empty(NUM_KINDS, dtype=np.int64)
     taken = 0
@@ -552,7 +638,7 @@ def _play_policy(
             if count == 1:
                 action = ids[0]
             else:
-                rollout_logits(s, w, ids, count, odds, scratch, t, counts)
+                rollout_logits(s, w, ids, count, odds, pre, f, t, counts)
                 action = _draw(ids, odds, count, rng)
             decisions += 1
         apply(s, action)
