@@ -9,11 +9,12 @@ arrays, and a rollout is a compiled loop. The agent still sees nothing but its `
 converts the Turn's sample (a state from its information set) to a kernel array and
 determinizes that. Given a value network (`LeafNetwork`, the seat `net`), it values new leaves
 by the network too, compiled, from the searching seat's observation of the leaf
-(`network_values`, `leaf_mix`). Given rollout weights (Witches, Isolde), its rollouts follow
-the game's learned rollout policy instead of uniform play (`policy_rollout`,
+(`network_values`, `leaf_mix`). Given rollout weights (Witches, Isolde, Tintenblut), its
+rollouts follow the game's learned rollout policy instead of uniform play (`policy_rollout`,
 `spielwerk.learn.rollout_policy`). Given a cut-off and a lead scale (Tintenblut's `mcts` seat),
 its rollouts stop after that many decisions and are valued by the lead on the victory track
-(`cut_rollout`, `lead_values`: `MCTSAgent`'s `rollout_decisions` with `LeadValuation`).
+(`cut_rollout`, `lead_values`: `MCTSAgent`'s `rollout_decisions` with `LeadValuation`); with
+rollout weights too, the policy's rollout is cut there (`cut_policy_rollout`).
 
 For other searches (`strength`'s guided MCTS), `KernelGame` offers the pieces alone: convert a
 state, determinize it, roll it out at random, read the returns.
@@ -69,6 +70,7 @@ def rollout_module(game_name: str) -> ModuleType:
 # ---------------------------------------------------------------------- the games, by code
 from spielwerk.games.inkheart_dice import kernel as inkheart_dice  # noqa: E402
 from spielwerk.games.inkspell import kernel as inkspell  # noqa: E402
+from spielwerk.games.inkspell import kernel_policy as inkspell_policy  # noqa: E402
 from spielwerk.games.isolde import kernel as isolde  # noqa: E402
 from spielwerk.games.isolde import kernel_hidden as isolde_hidden  # noqa: E402
 from spielwerk.games.isolde import kernel_policy as isolde_policy  # noqa: E402
@@ -84,19 +86,25 @@ fresh deal at every iteration instead). Isolde keeps a pool, as its search did w
 worlds came from the Python engine: dealt afresh at every iteration, mcts:1000 won 0.54
 instead of 0.71 of 120 games against three heuristic seats (docs/agents.md); a pool dealt by
 the kernel gives the old strength at the new speed."""
-ROLLOUT_POLICY = (True, False, True, False)
+ROLLOUT_POLICY = (True, False, True, True)
 """Whether the game has a learned rollout policy (`rollout_policy`, its features named by
 `ROLLOUT_FEATURES`, `rollout_features` the reference; in the module `rollout_module` names)
 that the search can roll out with instead of uniform play."""
-ROLLOUT_MODULES = {"isolde": "spielwerk.games.isolde.kernel_policy"}
-"""Where a game's rollout policy lives when not in its kernel module (Isolde's has a module of
-its own beside the kernel)."""
+ROLLOUT_MODULES = {
+    "isolde": "spielwerk.games.isolde.kernel_policy",
+    "inkspell": "spielwerk.games.inkspell.kernel_policy",
+}
+"""Where a game's rollout policy lives when not in its kernel module (Isolde's and Tintenblut's
+have a module of their own beside the kernel)."""
 NO_ROLLOUT_POLICY = np.zeros(0, dtype=np.float64)
 """The rollout weights of uniformly random rollouts."""
 CUT_ROLLOUT = (False, False, False, True)
 """Whether the kernel can stop a random rollout after a number of decisions (`rollout_cut`,
 where `MCTSAgent._rollout` stops), which the search can then value by the lead."""
 LEAD_VALUATION = (False, False, False, True)
+CUT_POLICY_ROLLOUT = (False, False, False, True)
+"""Whether the game's rollout policy can also be cut after a number of decisions
+(`rollout_policy_cut`), so that the search rolls out with it under a cut-off and the lead."""
 """Whether the kernel values a state by the lead on its victory track (`lead_values`,
 `guidance.LeadValuation` on `State.running_scores`)."""
 FULL_ROLLOUT = -1
@@ -308,6 +316,8 @@ def policy_rollout(game: int, s: np.ndarray, rng: np.ndarray, weights: np.ndarra
         witches.rollout_policy(s, rng, weights)
     elif game == ISOLDE:
         isolde_policy.rollout_policy(s, rng, weights)
+    elif game == INKSPELL:
+        inkspell_policy.rollout_policy(s, rng, weights)
     else:
         rollout(game, s, rng)
 
@@ -320,6 +330,18 @@ def cut_rollout(game: int, s: np.ndarray, rng: np.ndarray, limit: int) -> None:
         inkspell.rollout_cut(s, rng, limit)
     else:
         rollout(game, s, rng)
+
+
+@kernel
+def cut_policy_rollout(
+    game: int, s: np.ndarray, rng: np.ndarray, weights: np.ndarray, limit: int
+) -> None:
+    """`cut_rollout` played by the game's learned rollout policy where `weights` are given
+    (games with `CUT_POLICY_ROLLOUT`: the agent refuses them elsewhere), else uniformly."""
+    if weights.shape[0] and game == INKSPELL:
+        inkspell_policy.rollout_policy_cut(s, rng, weights, limit)
+    else:
+        cut_rollout(game, s, rng, limit)
 
 
 @kernel
@@ -344,12 +366,12 @@ def rollout_value(
     out: np.ndarray,
 ) -> None:
     """A new leaf's value per seat into `out`, `s` played on in place: `MCTSAgent._rollout`.
-    A rollout to the end (`rollout_decisions` < 0, by the rollout policy if `rollout_weights`)
-    or a uniform one cut after `rollout_decisions` decisions; valued by the lead at
-    `lead_scale` if it is > 0 (`LeadValuation`: the same at a cut and at the end), else by the
-    returns plus `score_weight` x the score (`WinValuation`)."""
+    A rollout to the end (`rollout_decisions` < 0) or cut after `rollout_decisions`
+    decisions, by the rollout policy if `rollout_weights` are given, else uniform; valued by
+    the lead at `lead_scale` if it is > 0 (`LeadValuation`: the same at a cut and at the end),
+    else by the returns plus `score_weight` x the score (`WinValuation`)."""
     if rollout_decisions >= 0:
-        cut_rollout(game, s, rng, rollout_decisions)
+        cut_policy_rollout(game, s, rng, rollout_weights, rollout_decisions)
     else:
         policy_rollout(game, s, rng, rollout_weights)
     if lead_scale > 0.0:
@@ -816,7 +838,8 @@ def check_rollout_valuation(
 ) -> None:
     """ValueError unless the compiled search can cut and value rollouts as asked: the kernel
     must provide the cut and the lead (`CUT_ROLLOUT`, `LEAD_VALUATION`), a cut needs the lead,
-    and a cut rollout is uniform and valued by the lead alone."""
+    and a cut rollout is valued by the lead alone and played uniformly unless the game's
+    rollout policy can be cut too (`CUT_POLICY_ROLLOUT`)."""
     if lead_scale is not None:
         if not LEAD_VALUATION[game.code]:
             raise ValueError(f"{game.name} has no compiled lead valuation (lead_scale)")
@@ -834,8 +857,10 @@ def check_rollout_valuation(
         raise ValueError(
             "a cut rollout needs the lead valuation (lead_scale): the win values no game in play"
         )
-    if policy:
-        raise ValueError("a cut rollout is uniformly random: no rollout policy with it")
+    if policy and not CUT_POLICY_ROLLOUT[game.code]:
+        raise ValueError(
+            f"{game.name}'s cut rollout is uniformly random: no rollout policy with it"
+        )
 
 
 def checked_rollout_weights(weights: np.ndarray, game: KernelGame) -> np.ndarray:

@@ -25,9 +25,11 @@ differently. Which use pays depends on the game and on how much the value head l
 decision; the root blend only ties it, and in Witches, whose value head learned little,
 neither helps).
 
-A model file may also carry a learned rollout policy (`rollout/w`, Witches and Isolde): the
-search then rolls out with it instead of uniformly at random (`kernel_mcts.policy_rollout`);
-in Witches that, not the value head, is what `net` plays with (docs/learning.md).
+A model file may also carry a learned rollout policy (`rollout/w`, Witches, Isolde and
+Tintenblut): the search then rolls out with it instead of uniformly at random
+(`kernel_mcts.policy_rollout`); in Witches that, not the value head, is what `net` plays with
+(docs/learning.md). Its metadata may also cut the rollouts and value them by the lead
+(`rollout_decisions`, `lead_scale`: Tintenblut's `mcts` valuation, with the policy's rollouts).
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ class KernelNetworkAgent(Agent):
         score_weight: float = 0.0,
         leaf_mix: float = 0.0,
         rollout_weights: npt.NDArray[np.floating] | None = None,
+        rollout_decisions: int | None = None,
+        lead_scale: float | None = None,
     ) -> None:
         self.model = model
         self.blend = blend if model is not None else 0.0
@@ -101,6 +105,8 @@ class KernelNetworkAgent(Agent):
             leaf_network=network if leaf_mix else None,
             leaf_mix=leaf_mix if network is not None else 0.0,
             rollout_weights=rollout_weights,
+            rollout_decisions=rollout_decisions,
+            lead_scale=lead_scale,
         )
         # Where the kernel writes observations, the root's moves are judged in the kernel too.
         self.compiled_network: LeafNetwork | None = None

@@ -507,7 +507,17 @@ def network_player(
         score_weight=model.score_weight,
         leaf_mix=float(model.metadata.get("leaf_mix", 0.0)),
         rollout_weights=rollout_weights(model),
+        rollout_decisions=_optional_int(model.metadata.get("rollout_decisions")),
+        lead_scale=_optional_float(model.metadata.get("lead_scale")),
     )
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def root_visits(root: Any, turn: Turn, legal: Sequence[int]) -> list[int]:
