@@ -1,5 +1,5 @@
-"""Learn the rollout policy of a game's compiled search (Witches, Isolde) from a deeper search's
-moves.
+"""Learn the rollout policy of a game's compiled search (Witches, Isolde, Tintenblut) from a
+deeper search's moves, or from the heuristic bot's.
 
 The compiled search (`spielwerk.agents.kernel_mcts`) values a new leaf by one rollout, played
 uniformly at random; in Witches it stops gaining past 800-1,600 iterations (docs/agents.md).
@@ -10,28 +10,37 @@ trump, its place on the wheel, leading or following; for a trump choice: the mov
 the new trump, their strength, the value the change costs; in Isolde, for a move on a board:
 what the board would give the mover before and after it, weighted by when the board scores,
 the discs passed, the steps; for a draft pick: the card's best such gain, its value, the cards
-of its type kept), computed in the kernel (`ROLLOUT_FEATURES`, `rollout_policy` of the module
+of its type kept; in Tintenblut, what the move does to the mover's holdings up to the end of
+its arrival, valued as the heuristic bot values them, the villain cards it risks, the journey,
+the card number), computed in the kernel (`ROLLOUT_FEATURES`, `rollout_policy` of the module
 `kernel_mcts.rollout_module` names) from the mover's own cards and public facts.
 
 1. Self-play: every seat is the compiled search at `iterations` (4,000: past the plateau, so
-   its choices are as good as that search gets), with uniformly random rollouts, or with the
-   policy of `start` to learn from a search that already rolls out with one. At every decision
-   with a choice: each legal move's features (read from the Turn's sample, a state of the
-   mover's information set; the features read only what the mover knows) and the root's visit
-   shares. At a simultaneous step (Isolde's draft) every deciding seat searches and is
-   recorded on its own, and their picks are applied together.
+   its choices are as good as that search gets), valued as the game's `mcts` seat values its
+   rollouts (`configs.MCTS_CONFIGS`: Tintenblut's cut after 60 decisions and valued by the
+   lead), with uniformly random rollouts, or with the policy of `start` to learn from a search
+   that already rolls out with one (expert iteration). At every decision with a choice: each
+   legal move's features (read from the Turn's sample, a state of the mover's information set;
+   the features read only what the mover knows) and the root's visit shares. At a simultaneous
+   step (Isolde's draft) every deciding seat searches and is recorded on its own, and their
+   picks are applied together. With `--teacher heuristic` the game's heuristic bot plays every
+   seat instead and its chosen move is the target (one-hot): a cheap first policy to start
+   expert iteration from.
 2. Fit: maximum likelihood of the visit shares under the softmax of `weights . features`
    (a multinomial logit, convex), by Newton's method with a small L2 penalty: one answer,
    whatever the start.
 3. The weights go into a model file (`rollout/w`, and `rollout_policy` in its metadata) beside
-   the network of a base model, with play settings that roll out with them (`write_model`).
+   the network of a base model, with play settings that roll out with them and cut and value
+   the rollouts as the game's `mcts` seat does (`write_model`).
 
-Seeded: game g has the seed `seed * 1,000,003 + g` (as `spielwerk train`), and every search a
-seed of its own from it, so a run gives the same weights on any machine.
+Seeded: game g has the seed `seed * 1,000,003 + g` (as `spielwerk train`), and every search (or
+heuristic) a seed of its own from it, so a run gives the same weights on any machine.
 
     python -m spielwerk.learn.rollout_policy witches --games 300 --iterations 4000 --seed 1 \\
         --base bench/results/learning/witches-kernel/witches.npz --play-iterations 500 \\
         --out witches.npz
+    python -m spielwerk.learn.rollout_policy inkspell --teacher heuristic --games 60 --seed 1 \\
+        --base spielwerk/models/inkspell.npz --play-iterations 150 --out ink-clone.npz
 """
 
 from __future__ import annotations
@@ -52,7 +61,9 @@ import numpy as np
 import numpy.typing as npt
 
 import spielwerk
-from spielwerk.agents.base import make_turn
+from spielwerk.agents.base import Agent, make_turn
+from spielwerk.agents.configs import MCTS_CONFIGS, PLAIN, SearchConfig
+from spielwerk.agents.heuristics import heuristic_factory
 from spielwerk.agents.kernel_mcts import (
     KERNEL_GAMES,
     ROLLOUT_POLICY,
@@ -69,6 +80,35 @@ Array = npt.NDArray[np.float64]
 L2 = 1e-3
 """The penalty on the squared weights: keeps the fit finite where a feature never varies
 among a decision's moves, and is otherwise negligible beside the log-likelihood."""
+TEACHERS = ("search", "heuristic")
+"""Whose moves the policy learns: the compiled search's visit shares, or the heuristic bot's
+choice (one-hot)."""
+DEFAULT_PLAYERS = {"inkspell": 3}
+"""The player count of the self-play where it is not 4 (Tintenblut is usually played by 3)."""
+
+
+def search_config(game_name: str) -> SearchConfig:
+    """The valuation of the game's `mcts` seat (`configs.MCTS_CONFIGS`), which the expert and
+    the written model's search use."""
+    return MCTS_CONFIGS.get(game_name, PLAIN)
+
+
+def expert(
+    game_name: str, iterations: int, seed: int, start: Array | None = None
+) -> KernelMCTSAgent:
+    """The compiled search built as the `mcts` seat builds it (`agents._compiled`), at
+    `iterations`, rolling out with the weights `start` if given."""
+    config = search_config(game_name)
+    return KernelMCTSAgent(
+        game_name,
+        iterations=iterations,
+        exploration=config.exploration,
+        seed=seed,
+        score_weight=config.score_weight,
+        rollout_weights=start,
+        rollout_decisions=config.rollout_decisions,
+        lead_scale=config.lead_scale,
+    )
 
 
 @dataclass
@@ -88,21 +128,27 @@ def record_game(
     iterations: int,
     seed: int,
     start: Array | None = None,
+    teacher: str = "search",
 ) -> Decisions:
     """Game `g` of the self-play: the compiled search (`start`: its rollout weights, else
-    uniform rollouts) in every seat, every decision with more than one legal move recorded.
-    Seeded by `seed` and `g` alone, so games can be played in any process and order."""
+    uniform rollouts) in every seat, or with `teacher` "heuristic" the heuristic bot; every
+    decision with more than one legal move recorded (the search's visit shares, the
+    heuristic's move one-hot). Seeded by `seed` and `g` alone, so games can be played in any
+    process and order."""
     game = spielwerk.load(game_name)
     module = kernel_module(game_name)
     policy = rollout_module(game_name)
     decisions = Decisions()
     seed_g = game_seed(seed, g)
-    agents = [
-        KernelMCTSAgent(
-            game_name, iterations=iterations, seed=seed_g * 8 + p, rollout_weights=start
-        )
-        for p in range(players)
-    ]
+    searches = []
+    heuristics: list[Agent] = []
+    if teacher == "heuristic":
+        factory = heuristic_factory(game_name)
+        if factory is None:
+            raise ValueError(f"{game_name} has no heuristic to learn from")
+        heuristics = [factory(seed_g * 8 + p) for p in range(players)]
+    else:
+        searches = [expert(game_name, iterations, seed_g * 8 + p, start) for p in range(players)]
     state = game.new_state(players, seed=seed_g)
     chance = random.Random(seed_g)
     samples = random.Random(seed_g ^ 0x5A5A5A5A)
@@ -120,12 +166,17 @@ def record_game(
             if len(legal) == 1:
                 moves.append((seat, legal[0]))
                 continue
-            visits, sums = agents[seat].root(turn)
             assert turn.sample is not None
             ids = np.array([action.id for action in legal], dtype=np.int64)
             rows = np.zeros((len(ids), len(policy.ROLLOUT_FEATURES)))
             policy.rollout_features(module.from_state(turn.sample), ids, rows)
             decisions.features.append(rows)
+            if heuristics:
+                chosen = heuristics[seat].act(turn)
+                decisions.targets.append((ids == chosen.id).astype(np.float64))
+                moves.append((seat, chosen))
+                continue
+            visits, sums = searches[seat].root(turn)
             decisions.targets.append(visits / visits.sum())
             moves.append((seat, legal[most_visited(visits, sums)]))
         for seat, action in moves:
@@ -143,6 +194,7 @@ def record_decisions(
     start: Array | None = None,
     progress: Callable[[int, Decisions], None] | None = None,
     jobs: int = 1,
+    teacher: str = "search",
 ) -> Decisions:
     """Self-play of `games` games (`record_game`), in `jobs` processes; the decisions come in
     game order, so the result does not depend on `jobs`."""
@@ -157,13 +209,13 @@ def record_decisions(
 
     if jobs <= 1:
         for g in range(games):
-            add(record_game(game_name, players, g, iterations, seed, start))
+            add(record_game(game_name, players, g, iterations, seed, start, teacher))
         return decisions
     # One game a task, collected in order: progress comes often and the result in game order.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [
-            pool.submit(record_game, game_name, players, g, iterations, seed, start)
+            pool.submit(record_game, game_name, players, g, iterations, seed, start, teacher)
             for g in range(games)
         ]
         for future in futures:
@@ -227,8 +279,8 @@ def fit(decisions: Decisions, l2: float = L2, steps: int = 100) -> tuple[Array, 
 
 
 def agreement(decisions: Decisions, weights: Array) -> float:
-    """Share of decisions whose most likely move under the policy is the search's most visited
-    one."""
+    """Share of decisions whose most likely move under the policy is the teacher's (the
+    search's most visited one, or the heuristic's)."""
     hits = sum(
         int(np.argmax(rows @ weights) == np.argmax(shares))
         for rows, shares in zip(decisions.features, decisions.targets, strict=True)
@@ -244,17 +296,37 @@ def write_model(
     play_iterations: int,
     exploration: float | None = None,
 ) -> None:
-    """`base` (a model of the compiled search) with the rollout policy's weights added and
-    play settings that use them alone: the search at `play_iterations` with the learned
-    rollouts, the value head neither at the root nor at the leaves (`blend`, `leaf_mix` 0: in
-    Witches both were weaker than the plain search, docs/learning.md), and `exploration`, if
-    given, as the search's constant (a base trained for the PUCT search has PUCT's)."""
+    """`base` (a model of the compiled search, or of the PUCT search) with the rollout policy's
+    weights added and play settings that use them alone: the compiled search at
+    `play_iterations` with the learned rollouts, cut and valued as the game's `mcts` seat does
+    (`rollout_decisions`, `lead_scale` from `configs.MCTS_CONFIGS`, where it has them), the value
+    head neither at the root nor at the leaves (`blend`, `leaf_mix` 0: in Witches both were
+    weaker than the plain search, docs/learning.md), and `exploration` as the search's constant:
+    if not given, the base's where it plays the compiled search already, else the `mcts` seat's
+    (a base trained for the PUCT search has PUCT's, which is not the compiled search's)."""
     model = read_model(base)
     name = model.game_name
     module = rollout_module(name)
+    config = search_config(name)
     metadata = dict(model.metadata)
-    keys = ("blend", "leaf_mix", "play_iterations", "exploration")
+    keys = (
+        "search",
+        "blend",
+        "leaf_mix",
+        "play_iterations",
+        "exploration",
+        "rollout_decisions",
+        "lead_scale",
+    )
     was = {key: metadata.get(key) for key in keys}
+    if exploration is None and metadata.get("search") != "kernel":
+        exploration = config.exploration
+    for key in ("rollout_decisions", "lead_scale"):
+        metadata.pop(key, None)
+    if config.rollout_decisions is not None:
+        metadata["rollout_decisions"] = config.rollout_decisions
+    if config.lead_scale is not None:
+        metadata["lead_scale"] = config.lead_scale
     metadata.update(
         search="kernel",
         blend=0.0,
@@ -283,11 +355,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "game", choices=[g for g, p in zip(KERNEL_GAMES, ROLLOUT_POLICY, strict=True) if p]
     )
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--players", type=int, help="seats in self-play (default: 3 in inkspell, else 4)"
+    )
     parser.add_argument("--games", type=int, default=300, help="self-play games (default 300)")
     parser.add_argument("--iterations", type=int, default=4000, help="the expert's budget")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=Path, help="a model whose rollout policy the expert uses")
+    parser.add_argument(
+        "--teacher",
+        choices=TEACHERS,
+        default="search",
+        help="learn the search's visit shares (default) or the heuristic bot's moves",
+    )
     parser.add_argument("--base", type=Path, required=True, help="the model file to extend")
     parser.add_argument("--play-iterations", type=int, required=True)
     parser.add_argument(
@@ -298,6 +378,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--jobs", type=int, default=1, help="self-play processes (the result is the same)"
     )
     args = parser.parse_args(argv)
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS.get(args.game, 4)
+    if args.teacher == "heuristic" and args.start is not None:
+        sys.exit("--start names the expert's rollouts: the heuristic teacher has none")
     if not has_kernel(args.game):
         sys.exit(
             "the rollout policy lives in the compiled kernel: pip install 'spielwerk[kernels]'"
@@ -326,6 +410,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         start,
         progress,
         args.jobs,
+        args.teacher,
     )
     weights, loss = fit(decisions)
     learned = {
@@ -334,18 +419,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         "seed": args.seed,
         "players": args.players,
         "games": decisions.games,
-        "expert_iterations": args.iterations,
-        "expert_rollouts": "uniform" if start is None else str(args.start),
+        "teacher": args.teacher,
         "decisions": len(decisions.targets),
         "l2": L2,
         "loss": round(loss, 5),
         "agreement": round(agreement(decisions, weights), 4),
         "minutes": round((time.time() - began) / 60, 1),
     }
+    if args.teacher == "search":
+        config = search_config(args.game)
+        learned["expert_iterations"] = args.iterations
+        learned["expert_rollouts"] = "uniform" if start is None else str(args.start)
+        learned["expert_rollout_decisions"] = config.rollout_decisions
+        learned["expert_lead_scale"] = config.lead_scale
     write_model(args.base, args.out, weights, learned, args.play_iterations, args.exploration)
     print(f"weights: {np.round(weights, 3).tolist()}")
     print(
-        f"loss {loss:.4f}, agreement with the search {learned['agreement']:.3f}; wrote {args.out}"
+        f"loss {loss:.4f}, agreement with the {args.teacher} {learned['agreement']:.3f}; "
+        f"wrote {args.out}"
     )
 
 
