@@ -48,6 +48,9 @@ from spielwerk.games.inkspell.kernel import (
     COST_OF,
     CURRENT,
     END_TRIGGERED,
+    EX_COUNTS,
+    EX_KIND,
+    EX_PAID,
     FINAL_POINTS,
     FINAL_ROUND,
     HAND,
@@ -66,6 +69,8 @@ from spielwerk.games.inkspell.kernel import (
     REW_LEN,
     ROW_CHOICE,
     SCORES,
+    SET_MASK,
+    SET_SIZE,
     SIZE,
     SIZE_BITS,
     STEP_COUNT,
@@ -463,15 +468,72 @@ def rollout_features(s: np.ndarray, actions: np.ndarray, out: np.ndarray) -> Non
 
 
 @inline_kernel
+def _reward_logit(
+    s: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    here: int,
+    row: int,
+    take: int,
+    provisions: int,
+    supply: int,
+    pre: np.ndarray,
+    counts: np.ndarray,
+) -> float:
+    """w . the holdings features of `seat` taking the reward row `row` at `here` (`take`: as
+    the reward action's, or -1 for the look-ahead's choice: all of it, or with the White Women
+    the entry worth more, as `_take_reward`), holding `provisions` with `supply` provisions in
+    the supply just before it; with the conversions left this turn. The kernel's
+    `_take_reward` and `_gain`, step by step."""
+    first, last = 0, REW_LEN[here, row]
+    if take < 0:
+        if s[WHITE_WOMEN] == seat and last > 1:
+            best = -1e9
+            for i in range(min(last, TAKES - 1)):
+                gain, amount = REW_GAIN[here, row, i], REW_AMOUNT[here, row, i]
+                value = _entry_value(s, seat, gain, amount, pre[P_HORIZON], counts)
+                if value > best:
+                    best = value
+                    first = i
+            last = first + 1
+    elif take != TAKE_ALL:
+        first, last = take - 1, take
+    tiles = TILES + seat * NUM_KINDS
+    for k in range(NUM_KINDS):
+        counts[k] = s[tiles + k]
+    draws = 0
+    for i in range(first, last):
+        gain = REW_GAIN[here, row, i]
+        amount = REW_AMOUNT[here, row, i]
+        if gain == GAIN_ADVANTAGE:
+            draws += amount
+        elif gain == GAIN_PROVISION:
+            amount = min(amount, supply)
+            supply -= amount
+            provisions += amount
+        else:  # from the supply, as far as it goes (what the row took already is gone)
+            counts[gain] += min(amount, s[SUPPLY + gain] - (counts[gain] - s[tiles + gain]))
+    points, value, total, spread = _tile_worth(
+        counts[0], counts[1], counts[2], counts[3], pre[P_HORIZON]
+    )
+    z = w[F_SET] * (points - pre[P_SET]) / 4.0 + w[F_VALUE] * (value - pre[P_VALUE]) / 4.0
+    z += w[F_TILES] * (total - pre[P_TILES]) / 2.0 + w[F_SPREAD] * (spread - pre[P_SPREAD]) / 2.0
+    z += w[F_PROVISIONS] * pre[P_HORIZON] * (provisions - pre[P_PROVISIONS]) / 2.0
+    z += w[F_ADVANTAGE] * min(draws, s[POOL_SIZE])
+    left = _turn_points(counts, here, s[SCORES + seat], s[CONVERTED])
+    return float(z + w[F_TURN] * left / 4.0)
+
+
+@inline_kernel
 def _play_logit(
     s: np.ndarray, w: np.ndarray, seat: int, action: int, pre: np.ndarray, counts: np.ndarray
 ) -> float:
     """w . the features of a location card `action` (< PASS), worked out without playing it
     on a copy: `_features`' look-ahead (the journey paid, the reward row of the destination
     taken, the conversions left) by the kernel's rules for it, step by step (`_play`,
-    `_take_reward`, `_gain`). A rollout weighs some ten cards a turn, and copying the state
-    and applying two actions for each was most of a policy rollout's time; a test holds this
-    to `rollout_features` on every card of many states."""
+    `_reward_logit`). A rollout weighs some ten cards a turn, and copying the state and
+    applying two actions for each was most of a policy rollout's time; a test holds this to
+    `rollout_features` over the decisions of many games."""
     card = TINTENWELT
     target = action - PLAY_ANYWHERE
     z = w[F_PLAY]
@@ -491,50 +553,86 @@ def _play_logit(
         z += w[F_COMPANY]
     elif target == NACHTBURG:
         z += w[F_NACHTBURG] * pre[P_COST] / 4.0
-    # The reward row due there (`_reward_row`), all of it or the White Women's better entry.
     row = s[ROW_CHOICE] if s[ROW_CHOICE] >= 0 else (SHARED if company else SOLO)
-    first, last = 0, REW_LEN[target, row]
-    if s[WHITE_WOMEN] == seat and last > 1:
-        best = -1e9
-        for i in range(min(last, TAKES - 1)):
-            value = _entry_value(
-                s,
-                seat,
-                REW_GAIN[target, row, i],
-                REW_AMOUNT[target, row, i],
-                pre[P_HORIZON],
-                counts,
-            )
-            if value > best:
-                best = value
-                first = i
-        last = first + 1
+    # The journey is paid into the supply first.
+    provisions = s[PROVISIONS + seat] - cost
+    supply = s[SUPPLY_PROVISIONS] + cost
+    return float(z + _reward_logit(s, w, seat, target, row, -1, provisions, supply, pre, counts))
+
+
+@inline_kernel
+def _arrival_logit(
+    s: np.ndarray, w: np.ndarray, seat: int, action: int, pre: np.ndarray, counts: np.ndarray
+) -> float:
+    """w . the features of Staubfinger's step or of the reward (after arriving), worked out
+    as `_play_logit` does: `_move_staubfinger` (a provision paid, company where Staubfinger
+    comes or leaves) and then the reward row due, or the reward action's row."""
+    here = s[POSITION + seat]
+    provisions = s[PROVISIONS + seat]
+    supply = s[SUPPLY_PROVISIONS]
+    if action >= REWARD:
+        offset = action - REWARD
+        row, take = offset // TAKES, offset % TAKES
+        z = 0.0
+        company = _company(s, here, seat)
+    else:
+        z = w[F_STAUBFINGER]
+        company = action - STAUBFINGER == here
+        for p in range(s[0]):
+            if p != seat and s[POSITION + p] == here:
+                company = True
+        row = s[ROW_CHOICE] if s[ROW_CHOICE] >= 0 else (SHARED if company else SOLO)
+        take = -1
+        provisions -= 1
+        supply += 1
+    if here == NACHTBURG and not company:
+        z += w[F_NACHTBURG] * pre[P_COST] / 4.0
+    return float(z + _reward_logit(s, w, seat, here, row, take, provisions, supply, pre, counts))
+
+
+@inline_kernel
+def _after_logit(
+    s: np.ndarray, w: np.ndarray, seat: int, action: int, pre: np.ndarray, counts: np.ndarray
+) -> float:
+    """w . the features of an exchange, a conversion or the end of the turn (the step after
+    arriving), worked out without playing it on a copy, by the kernel's `_exchange` and
+    `_convert`, as `_play_logit` does for cards (a test holds both to `rollout_features`)."""
+    if action == END_TURN:  # nothing changes for the mover, and no conversion is left
+        return float(w[F_END_TURN])
     tiles = TILES + seat * NUM_KINDS
     for k in range(NUM_KINDS):
         counts[k] = s[tiles + k]
-    provisions = s[PROVISIONS + seat] - cost
-    supply = s[SUPPLY_PROVISIONS] + cost  # the journey is paid into the supply first
-    draws = 0
-    for i in range(first, last):
-        gain = REW_GAIN[target, row, i]
-        amount = REW_AMOUNT[target, row, i]
-        if gain == GAIN_ADVANTAGE:
-            draws += amount
-        elif gain == GAIN_PROVISION:
-            amount = min(amount, supply)
-            supply -= amount
-            provisions += amount
-        else:  # from the supply, as far as it goes (what the row took already is gone)
-            counts[gain] += min(amount, s[SUPPLY + gain] - (counts[gain] - s[tiles + gain]))
+    provisions = s[PROVISIONS + seat]
+    done = s[CONVERTED]
+    steps = 0
+    z = 0.0
+    if action >= CONVERT:
+        index = action - CONVERT
+        for k in range(NUM_KINDS):
+            counts[k] -= (SET_MASK[index] >> k) & 1
+        steps = STEPS_OF[SET_SIZE[index]]
+        done |= 1 << SET_SIZE[index]
+    else:
+        z = w[F_EXCHANGE]
+        index = action - EXCHANGE
+        if EX_KIND[index] >= 0:  # provisions for a tile
+            provisions -= EX_PAID[index]
+            counts[EX_KIND[index]] += min(1, s[SUPPLY + EX_KIND[index]])
+        else:  # tiles for a provision
+            for k in range(NUM_KINDS):
+                counts[k] -= EX_COUNTS[index, k]
+            provisions += min(1, s[SUPPLY_PROVISIONS])
     points, value, total, spread = _tile_worth(
         counts[0], counts[1], counts[2], counts[3], pre[P_HORIZON]
     )
+    z += w[F_SCORE] * steps / 4.0
     z += w[F_SET] * (points - pre[P_SET]) / 4.0 + w[F_VALUE] * (value - pre[P_VALUE]) / 4.0
     z += w[F_TILES] * (total - pre[P_TILES]) / 2.0 + w[F_SPREAD] * (spread - pre[P_SPREAD]) / 2.0
     z += w[F_PROVISIONS] * pre[P_HORIZON] * (provisions - pre[P_PROVISIONS]) / 2.0
-    z += w[F_ADVANTAGE] * min(draws, s[POOL_SIZE])
-    # A new turn: no set converted yet.
-    return float(z + w[F_TURN] * _turn_points(counts, target, s[SCORES + seat], 0) / 4.0)
+    # What is left to convert (nothing when the turn ends by itself: then no set is left).
+    here = s[POSITION + seat]
+    left = _turn_points(counts, here, s[SCORES + seat] + steps, done)
+    return float(z + w[F_TURN] * left / 4.0)
 
 
 @kernel
@@ -551,14 +649,30 @@ def rollout_logits(
 ) -> None:
     """`logits[i]` = w . the features of `ids[i]` for i < `count` (legal for the seat to
     move): `rollout_features` with the scratch arrays of `new_scratch` (no allocation in a
-    rollout's loop), location cards worked out directly (`_play_logit`)."""
+    rollout's loop), all but advantage cards used after arriving and Natternkopf's tile losses
+    worked out directly (`_play_logit`, `_arrival_logit`, `_after_logit`): a test holds them
+    to the reference."""
     seat = s[TO_MOVE]
     _prepare(s, seat, pre)
-    choose = s[PHASE] == CHOOSE_CARD
+    phase = s[PHASE]
     for i in range(count):
         action = ids[i]
-        if choose and action < PASS:
-            logits[i] = _play_logit(s, w, seat, action, pre, counts)
+        if phase == CHOOSE_CARD:
+            if action < PASS:
+                logits[i] = _play_logit(s, w, seat, action, pre, counts)
+            elif action == PASS:  # the turn ends: the mover's holdings stay as they are
+                logits[i] = w[F_PASS] + w[F_PASS_HAND] * popcount(s[HAND + seat]) / 4.0
+            else:  # Der Schwarze Prinz: the card is given up, the card choice comes again
+                logits[i] = w[F_PRINCE] + w[F_SAVING] * pre[P_SAVING] - w[F_ADVANTAGE]
+            continue
+        if phase == START_CHOICE:  # the next round begins: no holding changes
+            logits[i] = w[F_LEAD] if action == START else 0.0
+            continue
+        if phase == AFTER:
+            logits[i] = _after_logit(s, w, seat, action, pre, counts)
+            continue
+        if phase == ARRIVED and not ADVANTAGE <= action < REWARD:
+            logits[i] = _arrival_logit(s, w, seat, action, pre, counts)
             continue
         _features(s, seat, action, pre, t, counts, f)
         z = 0.0
