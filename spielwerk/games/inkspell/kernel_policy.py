@@ -116,10 +116,12 @@ ROLLOUT_FEATURES = (
     "tile_value",  # the change in the heuristic's tile_value of its tiles / 4
     "tiles",  # tiles gained / 2
     "spread",  # the change in (most - fewest tiles of a kind) / 2: a lopsided mix
-    "provisions",  # provisions gained x the horizon (none in the final round) / 2
+    "provisions",  # provisions gained / 2
+    "provisions_late",  # provisions gained x (1 - the horizon) / 2: worth less near the end
     "advantage",  # advantage cards gained (drawn) or given up (used)
     "villain_sum",  # the change in its villain sum / 8 (Orpheus)
     "turn_points",  # the steps it can still convert this turn afterwards / 4 (greedy)
+    "plan_value",  # the change in tile_value of the tiles left after those conversions / 4
     "nachtburg",  # alone in the Nachtburg: a villain card now, x what one costs it / 4
     # A location card:
     "play",
@@ -131,6 +133,7 @@ ROLLOUT_FEATURES = (
     "tintenwelt",  # the card that goes anywhere
     "pass",
     "pass_hand",  # passing with cards in hand: their number / 4
+    "pass_short",  # passing with at most 4 cards in hand (where the heuristic may pass)
     "prince",  # Der Schwarze Prinz before the card
     "prince_saving",  # the dearest journey of a card in hand, which it makes free / 3
     # After arriving, the exchange and conversions, the start of a round:
@@ -150,9 +153,11 @@ NUM_ROLLOUT_FEATURES = len(ROLLOUT_FEATURES)
     F_TILES,
     F_SPREAD,
     F_PROVISIONS,
+    F_LATE,
     F_ADVANTAGE,
     F_VILLAINS,
     F_TURN,
+    F_PLAN,
     F_NACHTBURG,
     F_PLAY,
     F_NUMBER,
@@ -162,6 +167,7 @@ NUM_ROLLOUT_FEATURES = len(ROLLOUT_FEATURES)
     F_TINTENWELT,
     F_PASS,
     F_PASS_HAND,
+    F_PASS_SHORT,
     F_PRINCE,
     F_SAVING,
     F_STAUBFINGER,
@@ -182,6 +188,8 @@ VILLAIN_CARD = 1.0
 AT_RISK = 0.15
 TILE_POTENTIAL = 1.55
 LOPSIDED = 0.5
+SHORT_HAND = 4
+"""The heuristic passes only with this many cards in hand or fewer."""
 
 # What `_prepare` works out once a decision, before any move (indices into `pre`).
 (
@@ -407,6 +415,7 @@ def _features(
         elif action == PASS:
             f[F_PASS] = 1.0
             f[F_PASS_HAND] = popcount(s[HAND + seat]) / 4.0
+            f[F_PASS_SHORT] = 1.0 if popcount(s[HAND + seat]) <= SHORT_HAND else 0.0
         else:  # Der Schwarze Prinz
             f[F_PRINCE] = 1.0
             f[F_SAVING] = pre[P_SAVING]
@@ -437,7 +446,8 @@ def _features(
     f[F_VALUE] = (value - pre[P_VALUE]) / 4.0
     f[F_TILES] = (total - pre[P_TILES]) / 2.0
     f[F_SPREAD] = (spread - pre[P_SPREAD]) / 2.0
-    f[F_PROVISIONS] = pre[P_HORIZON] * (t[PROVISIONS + seat] - pre[P_PROVISIONS]) / 2.0
+    f[F_PROVISIONS] = (t[PROVISIONS + seat] - pre[P_PROVISIONS]) / 2.0
+    f[F_LATE] = (1.0 - pre[P_HORIZON]) * f[F_PROVISIONS]
     f[F_ADVANTAGE] = _held(t, seat) - pre[P_HELD]
     f[F_VILLAINS] = (_villain_sum(t, seat) - pre[P_VILLAINS]) / 8.0
     after = t[PHASE]
@@ -446,10 +456,13 @@ def _features(
     in_turn = (after == ARRIVED) | (after == AFTER) | (after == DRAW_CARD)
     if (after == VILLAIN) | (after == LOSS):
         in_turn = t[VILLAIN_CONTEXT] == IN_TURN
+    f[F_PLAN] = f[F_VALUE]  # no conversion to come: the tiles stay as they are
     if in_turn and t[CURRENT] == seat:
         for k in range(NUM_KINDS):
             counts[k] = t[tiles + k]
         f[F_TURN] = _turn_points(counts, t[POSITION + seat], t[SCORES + seat], t[CONVERTED]) / 4.0
+        left = _tile_worth(counts[0], counts[1], counts[2], counts[3], pre[P_HORIZON])[1]
+        f[F_PLAN] = (left - pre[P_VALUE]) / 4.0
     if arrives and t[POSITION + seat] == NACHTBURG and not _company(t, NACHTBURG, seat):
         f[F_NACHTBURG] = pre[P_COST] / 4.0
 
@@ -518,10 +531,12 @@ def _reward_logit(
     )
     z = w[F_SET] * (points - pre[P_SET]) / 4.0 + w[F_VALUE] * (value - pre[P_VALUE]) / 4.0
     z += w[F_TILES] * (total - pre[P_TILES]) / 2.0 + w[F_SPREAD] * (spread - pre[P_SPREAD]) / 2.0
-    z += w[F_PROVISIONS] * pre[P_HORIZON] * (provisions - pre[P_PROVISIONS]) / 2.0
+    gained = (provisions - pre[P_PROVISIONS]) / 2.0
+    z += (w[F_PROVISIONS] + w[F_LATE] * (1.0 - pre[P_HORIZON])) * gained
     z += w[F_ADVANTAGE] * min(draws, s[POOL_SIZE])
     left = _turn_points(counts, here, s[SCORES + seat], s[CONVERTED])
-    return float(z + w[F_TURN] * left / 4.0)
+    plan = _tile_worth(counts[0], counts[1], counts[2], counts[3], pre[P_HORIZON])[1]
+    return float(z + w[F_TURN] * left / 4.0 + w[F_PLAN] * (plan - pre[P_VALUE]) / 4.0)
 
 
 @inline_kernel
@@ -628,11 +643,13 @@ def _after_logit(
     z += w[F_SCORE] * steps / 4.0
     z += w[F_SET] * (points - pre[P_SET]) / 4.0 + w[F_VALUE] * (value - pre[P_VALUE]) / 4.0
     z += w[F_TILES] * (total - pre[P_TILES]) / 2.0 + w[F_SPREAD] * (spread - pre[P_SPREAD]) / 2.0
-    z += w[F_PROVISIONS] * pre[P_HORIZON] * (provisions - pre[P_PROVISIONS]) / 2.0
+    gained = (provisions - pre[P_PROVISIONS]) / 2.0
+    z += (w[F_PROVISIONS] + w[F_LATE] * (1.0 - pre[P_HORIZON])) * gained
     # What is left to convert (nothing when the turn ends by itself: then no set is left).
     here = s[POSITION + seat]
     left = _turn_points(counts, here, s[SCORES + seat] + steps, done)
-    return float(z + w[F_TURN] * left / 4.0)
+    plan = _tile_worth(counts[0], counts[1], counts[2], counts[3], pre[P_HORIZON])[1]
+    return float(z + w[F_TURN] * left / 4.0 + w[F_PLAN] * (plan - pre[P_VALUE]) / 4.0)
 
 
 @kernel
@@ -661,7 +678,10 @@ def rollout_logits(
             if action < PASS:
                 logits[i] = _play_logit(s, w, seat, action, pre, counts)
             elif action == PASS:  # the turn ends: the mover's holdings stay as they are
-                logits[i] = w[F_PASS] + w[F_PASS_HAND] * popcount(s[HAND + seat]) / 4.0
+                hand = popcount(s[HAND + seat])
+                logits[i] = w[F_PASS] + w[F_PASS_HAND] * hand / 4.0
+                if hand <= SHORT_HAND:
+                    logits[i] += w[F_PASS_SHORT]
             else:  # Der Schwarze Prinz: the card is given up, the card choice comes again
                 logits[i] = w[F_PRINCE] + w[F_SAVING] * pre[P_SAVING] - w[F_ADVANTAGE]
             continue
