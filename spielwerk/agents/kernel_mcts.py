@@ -14,7 +14,9 @@ rollouts follow the game's learned rollout policy instead of uniform play (`poli
 `spielwerk.learn.rollout_policy`). Given a cut-off and a lead scale (Tintenblut's `mcts` seat),
 its rollouts stop after that many decisions and are valued by the lead on the victory track
 (`cut_rollout`, `lead_values`: `MCTSAgent`'s `rollout_decisions` with `LeadValuation`); with
-rollout weights too, the policy's rollout is cut there (`cut_policy_rollout`).
+rollout weights too, the policy's rollout is cut there (`cut_policy_rollout`), and the cut may be
+valued by the lead in the heuristic's estimate instead of the score (`leaf_estimate`,
+`estimate_values`).
 
 For other searches (`strength`'s guided MCTS), `KernelGame` offers the pieces alone: convert a
 state, determinize it, roll it out at random, read the returns.
@@ -102,6 +104,10 @@ CUT_ROLLOUT = (False, False, False, True)
 """Whether the kernel can stop a random rollout after a number of decisions (`rollout_cut`,
 where `MCTSAgent._rollout` stops), which the search can then value by the lead."""
 LEAD_VALUATION = (False, False, False, True)
+ESTIMATE_VALUATION = (False, False, False, True)
+"""Whether the game's rollout policy module values a state by the lead in the heuristic's
+estimate (`estimate_lead_values`: Tintenblut's `InkspellValuation`, compiled), which the
+search can use instead of the score lead (`leaf_estimate`)."""
 CUT_POLICY_ROLLOUT = (False, False, False, True)
 """Whether the game's rollout policy can also be cut after a number of decisions
 (`rollout_policy_cut`), so that the search rolls out with it under a cut-off and the lead."""
@@ -355,6 +361,16 @@ def lead_values(game: int, s: np.ndarray, scale: float, out: np.ndarray) -> None
 
 
 @kernel
+def estimate_values(game: int, s: np.ndarray, scale: float, out: np.ndarray) -> None:
+    """`lead_values` on the heuristic's estimate of each seat instead of its score
+    (Tintenblut only: the agent refuses `leaf_estimate` elsewhere)."""
+    if game == INKSPELL:
+        inkspell_policy.estimate_lead_values(s, scale, out)
+    else:
+        lead_values(game, s, scale, out)
+
+
+@kernel
 def rollout_value(
     game: int,
     s: np.ndarray,
@@ -364,17 +380,21 @@ def rollout_value(
     score_weight: float,
     lead_scale: float,
     out: np.ndarray,
+    leaf_estimate: bool = False,
 ) -> None:
     """A new leaf's value per seat into `out`, `s` played on in place: `MCTSAgent._rollout`.
     A rollout to the end (`rollout_decisions` < 0) or cut after `rollout_decisions`
     decisions, by the rollout policy if `rollout_weights` are given, else uniform; valued by
-    the lead at `lead_scale` if it is > 0 (`LeadValuation`: the same at a cut and at the end),
-    else by the returns plus `score_weight` x the score (`WinValuation`)."""
+    the lead at `lead_scale` if it is > 0 (`LeadValuation`: the same at a cut and at the end;
+    with `leaf_estimate` the lead in the heuristic's estimate, `estimate_values`), else by the
+    returns plus `score_weight` x the score (`WinValuation`)."""
     if rollout_decisions >= 0:
         cut_policy_rollout(game, s, rng, rollout_weights, rollout_decisions)
     else:
         policy_rollout(game, s, rng, rollout_weights)
-    if lead_scale > 0.0:
+    if lead_scale > 0.0 and leaf_estimate:
+        estimate_values(game, s, lead_scale, out)
+    elif lead_scale > 0.0:
         lead_values(game, s, lead_scale, out)
     else:
         value(game, s, score_weight, out)
@@ -482,6 +502,7 @@ def search(
     rng: np.ndarray,
     rollout_decisions: int,
     lead_scale: float,
+    leaf_estimate: bool,
 ) -> int:
     """Run up to `iterations` iterations into the tree (`links`, `totals`, `used[0]` nodes so
     far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
@@ -581,13 +602,22 @@ def search(
                     score_weight,
                     lead_scale,
                     values,
+                    leaf_estimate,
                 )
             for p in range(players):
                 rolled = values[p] if leaf_mix < 1.0 else 0.0
                 values[p] = (1.0 - leaf_mix) * rolled + leaf_mix * judged[(p - player) % players]
         else:
             rollout_value(
-                game, s, rng, rollout_weights, rollout_decisions, score_weight, lead_scale, values
+                game,
+                s,
+                rng,
+                rollout_weights,
+                rollout_decisions,
+                score_weight,
+                lead_scale,
+                values,
+                leaf_estimate,
             )
         links[0, VISITS] += 1
         for d in range(depth):
@@ -684,7 +714,9 @@ class KernelMCTSAgent(Agent):
     `rollout_decisions` and `lead_scale` are `MCTSAgent`'s `rollout_decisions` with a
     `LeadValuation(lead_scale)` (games whose kernel has `CUT_ROLLOUT` and `LEAD_VALUATION`):
     a lead scale alone values full rollouts by the lead at the end; a cut needs the lead (the
-    win values no game in progress, and the Python search would then play on to the end)."""
+    win values no game in progress, and the Python search would then play on to the end).
+    `leaf_estimate` takes the lead in the heuristic's estimate instead of the score
+    (`MCTSAgent` with the heuristic's valuation at the cut; games with `ESTIMATE_VALUATION`)."""
 
     name = "mcts"
     wants_sample = True
@@ -702,6 +734,7 @@ class KernelMCTSAgent(Agent):
         rollout_weights: np.ndarray | None = None,
         rollout_decisions: int | None = None,
         lead_scale: float | None = None,
+        leaf_estimate: bool = False,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations or seconds")
@@ -722,8 +755,14 @@ class KernelMCTSAgent(Agent):
         if rollout_weights is not None:
             self.rollout_weights = checked_rollout_weights(rollout_weights, self.game)
         check_rollout_valuation(
-            self.game, rollout_decisions, lead_scale, score_weight, rollout_weights is not None
+            self.game,
+            rollout_decisions,
+            lead_scale,
+            score_weight,
+            rollout_weights is not None,
+            leaf_estimate,
         )
+        self.leaf_estimate = leaf_estimate
         self.rollout_decisions = FULL_ROLLOUT if rollout_decisions is None else rollout_decisions
         self.lead_scale = NO_LEAD if lead_scale is None else lead_scale
         self.iterations = iterations
@@ -795,6 +834,7 @@ class KernelMCTSAgent(Agent):
                 stream,
                 self.rollout_decisions,
                 self.lead_scale,
+                self.leaf_estimate,
             )
             done += ran
             if used[0] + 4 * MAX_SEATS + 2 >= links.shape[0]:
@@ -835,11 +875,18 @@ def check_rollout_valuation(
     lead_scale: float | None,
     score_weight: float,
     policy: bool,
+    estimate: bool = False,
 ) -> None:
     """ValueError unless the compiled search can cut and value rollouts as asked: the kernel
     must provide the cut and the lead (`CUT_ROLLOUT`, `LEAD_VALUATION`), a cut needs the lead,
     and a cut rollout is valued by the lead alone and played uniformly unless the game's
-    rollout policy can be cut too (`CUT_POLICY_ROLLOUT`)."""
+    rollout policy can be cut too (`CUT_POLICY_ROLLOUT`); the lead in the heuristic's estimate
+    (`estimate`) needs the lead scale and the game's `ESTIMATE_VALUATION`."""
+    if estimate:
+        if not ESTIMATE_VALUATION[game.code]:
+            raise ValueError(f"{game.name} has no compiled estimate to value rollouts by")
+        if lead_scale is None:
+            raise ValueError("the estimate's lead needs a lead scale")
     if lead_scale is not None:
         if not LEAD_VALUATION[game.code]:
             raise ValueError(f"{game.name} has no compiled lead valuation (lead_scale)")

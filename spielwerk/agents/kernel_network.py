@@ -29,7 +29,8 @@ A model file may also carry a learned rollout policy (`rollout/w`, Witches, Isol
 Tintenblut): the search then rolls out with it instead of uniformly at random
 (`kernel_mcts.policy_rollout`); in Witches that, not the value head, is what `net` plays with
 (docs/learning.md). Its metadata may also cut the rollouts and value them by the lead
-(`rollout_decisions`, `lead_scale`: Tintenblut's `mcts` valuation, with the policy's rollouts).
+(`rollout_decisions`, `lead_scale`: Tintenblut's `mcts` valuation, with the policy's rollouts),
+in the score or in the heuristic's estimate (`leaf_estimate`).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ class KernelNetworkAgent(Agent):
         rollout_weights: npt.NDArray[np.floating] | None = None,
         rollout_decisions: int | None = None,
         lead_scale: float | None = None,
+        leaf_estimate: bool = False,
     ) -> None:
         self.model = model
         self.blend = blend if model is not None else 0.0
@@ -107,6 +109,7 @@ class KernelNetworkAgent(Agent):
             rollout_weights=rollout_weights,
             rollout_decisions=rollout_decisions,
             lead_scale=lead_scale,
+            leaf_estimate=leaf_estimate,
         )
         # Where the kernel writes observations, the root's moves are judged in the kernel too.
         self.compiled_network: LeafNetwork | None = None

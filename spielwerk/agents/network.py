@@ -509,6 +509,7 @@ def network_player(
         rollout_weights=rollout_weights(model),
         rollout_decisions=_optional_int(model.metadata.get("rollout_decisions")),
         lead_scale=_optional_float(model.metadata.get("lead_scale")),
+        leaf_estimate=bool(model.metadata.get("leaf_estimate", False)),
     )
 
 

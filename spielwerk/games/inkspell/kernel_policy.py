@@ -807,3 +807,36 @@ def policy_game(
     start = s[STEP_COUNT]
     _play_policy(s, rng, weights, actions, limit)
     return int(s[STEP_COUNT] - start)
+
+
+# ---------------------------------------------------------------------- the estimate at a cut
+@kernel
+def estimate_lead_values(s: np.ndarray, scale: float, out: np.ndarray) -> None:
+    """Each seat's 0.5 + 0.5 tanh((its estimate - the best other seat's) / scale), where the
+    estimate is the heuristic's (`InkspellValuation`): the victory track plus what its tiles
+    (`tile_value`), provisions and advantage cards would be worth, less as the end nears. A
+    rollout cut after some decisions and valued by the score lead alone counts the tiles and
+    provisions gathered for later conversions as nothing; the search then trades them for
+    points too early (docs/learning.md). Reads only public counts (a seat's number of
+    advantage cards, not their kinds), as the heuristic's valuation does."""
+    n = s[0]
+    horizon = 1.0
+    if s[FINAL_ROUND]:
+        horizon = 0.0
+    elif s[END_TRIGGERED]:
+        horizon = 0.6
+    estimates = np.empty(n)
+    for p in range(n):
+        tiles = TILES + p * NUM_KINDS
+        value = _tile_worth(s[tiles], s[tiles + 1], s[tiles + 2], s[tiles + 3], horizon)[1]
+        held = 0
+        for a in range(TYPES):
+            held += s[HELD + p * TYPES + a]
+        provisions = PROVISION_VALUE * horizon * s[PROVISIONS + p]
+        estimates[p] = s[SCORES + p] + value + provisions + ADVANTAGE_VALUE * held
+    for p in range(n):
+        best = -1e18
+        for q in range(n):
+            if q != p and estimates[q] > best:
+                best = estimates[q]
+        out[p] = 0.5 + 0.5 * np.tanh((estimates[p] - best) / scale)
