@@ -19,7 +19,8 @@ the card number), computed in the kernel (`ROLLOUT_FEATURES`, `rollout_policy` o
    its choices are as good as that search gets), valued as the game's `mcts` seat values its
    rollouts (`configs.MCTS_CONFIGS`: Tintenblut's cut after 60 decisions and valued by the
    lead), with uniformly random rollouts, or with the policy of `start` to learn from a search
-   that already rolls out with one (expert iteration). At every decision with a choice: each
+   that already rolls out with one (expert iteration: the expert is then the search the start
+   model plays with, its cut and valuation included). At every decision with a choice: each
    legal move's features (read from the Turn's sample, a state of the mover's information set;
    the features read only what the mover knows) and the root's visit shares. At a simultaneous
    step (Isolde's draft) every deciding seat searches and is recorded on its own, and their
@@ -93,21 +94,57 @@ def search_config(game_name: str) -> SearchConfig:
     return MCTS_CONFIGS.get(game_name, PLAIN)
 
 
+@dataclass(frozen=True)
+class Valuation:
+    """How a search cuts and values its rollouts (`KernelMCTSAgent`'s arguments)."""
+
+    rollout_decisions: int | None = None
+    lead_scale: float | None = None
+    leaf_estimate: bool = False
+    score_weight: float = 0.0
+
+    @classmethod
+    def configured(cls, game_name: str) -> Valuation:
+        """The `mcts` seat's (`configs.MCTS_CONFIGS`)."""
+        config = search_config(game_name)
+        return cls(config.rollout_decisions, config.lead_scale, False, config.score_weight)
+
+    @classmethod
+    def of_model(cls, metadata: dict[str, Any]) -> Valuation:
+        """A model file's (`write_model`), for the search that rolls out with its policy."""
+        decisions = metadata.get("rollout_decisions")
+        scale = metadata.get("lead_scale")
+        return cls(
+            None if decisions is None else int(decisions),
+            None if scale is None else float(scale),
+            bool(metadata.get("leaf_estimate", False)),
+            float(metadata.get("score_weight", 0.0)),
+        )
+
+
 def expert(
-    game_name: str, iterations: int, seed: int, start: Array | None = None
+    game_name: str,
+    iterations: int,
+    seed: int,
+    start: Array | None = None,
+    valuation: Valuation | None = None,
 ) -> KernelMCTSAgent:
     """The compiled search built as the `mcts` seat builds it (`agents._compiled`), at
-    `iterations`, rolling out with the weights `start` if given."""
+    `iterations`, rolling out with the weights `start` if given, and cutting and valuing its
+    rollouts as `valuation` says (default: as the `mcts` seat)."""
     config = search_config(game_name)
+    if valuation is None:
+        valuation = Valuation.configured(game_name)
     return KernelMCTSAgent(
         game_name,
         iterations=iterations,
         exploration=config.exploration,
         seed=seed,
-        score_weight=config.score_weight,
+        score_weight=valuation.score_weight,
         rollout_weights=start,
-        rollout_decisions=config.rollout_decisions,
-        lead_scale=config.lead_scale,
+        rollout_decisions=valuation.rollout_decisions,
+        lead_scale=valuation.lead_scale,
+        leaf_estimate=valuation.leaf_estimate,
     )
 
 
@@ -129,6 +166,7 @@ def record_game(
     seed: int,
     start: Array | None = None,
     teacher: str = "search",
+    valuation: Valuation | None = None,
 ) -> Decisions:
     """Game `g` of the self-play: the compiled search (`start`: its rollout weights, else
     uniform rollouts) in every seat, or with `teacher` "heuristic" the heuristic bot; every
@@ -148,7 +186,9 @@ def record_game(
             raise ValueError(f"{game_name} has no heuristic to learn from")
         heuristics = [factory(seed_g * 8 + p) for p in range(players)]
     else:
-        searches = [expert(game_name, iterations, seed_g * 8 + p, start) for p in range(players)]
+        searches = [
+            expert(game_name, iterations, seed_g * 8 + p, start, valuation) for p in range(players)
+        ]
     state = game.new_state(players, seed=seed_g)
     chance = random.Random(seed_g)
     samples = random.Random(seed_g ^ 0x5A5A5A5A)
@@ -195,6 +235,7 @@ def record_decisions(
     progress: Callable[[int, Decisions], None] | None = None,
     jobs: int = 1,
     teacher: str = "search",
+    valuation: Valuation | None = None,
 ) -> Decisions:
     """Self-play of `games` games (`record_game`), in `jobs` processes; the decisions come in
     game order, so the result does not depend on `jobs`."""
@@ -209,13 +250,15 @@ def record_decisions(
 
     if jobs <= 1:
         for g in range(games):
-            add(record_game(game_name, players, g, iterations, seed, start, teacher))
+            add(record_game(game_name, players, g, iterations, seed, start, teacher, valuation))
         return decisions
     # One game a task, collected in order: progress comes often and the result in game order.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         futures = [
-            pool.submit(record_game, game_name, players, g, iterations, seed, start, teacher)
+            pool.submit(
+                record_game, game_name, players, g, iterations, seed, start, teacher, valuation
+            )
             for g in range(games)
         ]
         for future in futures:
@@ -295,6 +338,8 @@ def write_model(
     learned: dict[str, Any],
     play_iterations: int,
     exploration: float | None = None,
+    rollout_decisions: int | None = None,
+    leaf_estimate: bool = False,
 ) -> None:
     """`base` (a model of the compiled search, or of the PUCT search) with the rollout policy's
     weights added and play settings that use them alone: the compiled search at
@@ -303,7 +348,10 @@ def write_model(
     head neither at the root nor at the leaves (`blend`, `leaf_mix` 0: in Witches both were
     weaker than the plain search, docs/learning.md), and `exploration` as the search's constant:
     if not given, the base's where it plays the compiled search already, else the `mcts` seat's
-    (a base trained for the PUCT search has PUCT's, which is not the compiled search's)."""
+    (a base trained for the PUCT search has PUCT's, which is not the compiled search's).
+    `rollout_decisions`, if given, cuts the rollouts there instead; `leaf_estimate` values the
+    cut by the lead in the heuristic's estimate instead of the score (Tintenblut:
+    `kernel_mcts.estimate_values`)."""
     model = read_model(base)
     name = model.game_name
     module = rollout_module(name)
@@ -317,16 +365,21 @@ def write_model(
         "exploration",
         "rollout_decisions",
         "lead_scale",
+        "leaf_estimate",
     )
     was = {key: metadata.get(key) for key in keys}
     if exploration is None and metadata.get("search") != "kernel":
         exploration = config.exploration
-    for key in ("rollout_decisions", "lead_scale"):
+    for key in ("rollout_decisions", "lead_scale", "leaf_estimate"):
         metadata.pop(key, None)
-    if config.rollout_decisions is not None:
-        metadata["rollout_decisions"] = config.rollout_decisions
+    if rollout_decisions is None:
+        rollout_decisions = config.rollout_decisions
+    if rollout_decisions is not None:
+        metadata["rollout_decisions"] = rollout_decisions
     if config.lead_scale is not None:
         metadata["lead_scale"] = config.lead_scale
+    if leaf_estimate:
+        metadata["leaf_estimate"] = True
     metadata.update(
         search="kernel",
         blend=0.0,
@@ -373,6 +426,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--exploration", type=float, help="the search's exploration constant (default: the base's)"
     )
+    parser.add_argument(
+        "--sharpen",
+        type=float,
+        default=1.0,
+        help="multiply the fitted weights (a sharper policy: lower temperature; default 1)",
+    )
+    parser.add_argument(
+        "--rollout-decisions",
+        type=int,
+        help="the written model's cut of its rollouts (default: the mcts seat's)",
+    )
+    parser.add_argument(
+        "--leaf",
+        choices=("lead", "estimate"),
+        default="lead",
+        help="value the written model's cut rollouts by the score lead (default) or by the "
+        "lead in the heuristic's estimate",
+    )
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument(
         "--jobs", type=int, default=1, help="self-play processes (the result is the same)"
@@ -387,11 +458,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             "the rollout policy lives in the compiled kernel: pip install 'spielwerk[kernels]'"
         )
     start = None
+    valuation = None
     if args.start is not None:
-        stored = read_model(args.start).params.get(ROLLOUT_WEIGHTS)
+        # Expert iteration: the expert is the search the start model plays with.
+        start_model = read_model(args.start)
+        stored = start_model.params.get(ROLLOUT_WEIGHTS)
         if stored is None:
             sys.exit(f"{args.start} has no rollout policy")
         start = np.asarray(stored, dtype=np.float64)
+        valuation = Valuation.of_model(start_model.metadata)
     began = time.time()
 
     def progress(done: int, decisions: Decisions) -> None:
@@ -411,8 +486,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         progress,
         args.jobs,
         args.teacher,
+        valuation,
     )
-    weights, loss = fit(decisions)
+    fitted, loss = fit(decisions)
+    weights = args.sharpen * fitted
     learned = {
         "command": "python -m spielwerk.learn.rollout_policy " + " ".join(sys.argv[1:]),
         "date": datetime.date.today().isoformat(),
@@ -423,16 +500,27 @@ def main(argv: Sequence[str] | None = None) -> None:
         "decisions": len(decisions.targets),
         "l2": L2,
         "loss": round(loss, 5),
-        "agreement": round(agreement(decisions, weights), 4),
+        "agreement": round(agreement(decisions, fitted), 4),
+        "sharpen": args.sharpen,
         "minutes": round((time.time() - began) / 60, 1),
     }
     if args.teacher == "search":
-        config = search_config(args.game)
+        used = valuation or Valuation.configured(args.game)
         learned["expert_iterations"] = args.iterations
         learned["expert_rollouts"] = "uniform" if start is None else str(args.start)
-        learned["expert_rollout_decisions"] = config.rollout_decisions
-        learned["expert_lead_scale"] = config.lead_scale
-    write_model(args.base, args.out, weights, learned, args.play_iterations, args.exploration)
+        learned["expert_rollout_decisions"] = used.rollout_decisions
+        learned["expert_lead_scale"] = used.lead_scale
+        learned["expert_leaf_estimate"] = used.leaf_estimate
+    write_model(
+        args.base,
+        args.out,
+        weights,
+        learned,
+        args.play_iterations,
+        args.exploration,
+        args.rollout_decisions,
+        args.leaf == "estimate",
+    )
     print(f"weights: {np.round(weights, 3).tolist()}")
     print(
         f"loss {loss:.4f}, agreement with the {args.teacher} {learned['agreement']:.3f}; "

@@ -17,7 +17,7 @@ pytest.importorskip("spielwerk.agents.kernel_mcts", reason="needs numba")
 import spielwerk
 from spielwerk.agents import MCTS_CONFIGS, kernel_mcts, make_agent
 from spielwerk.agents.base import make_turn
-from spielwerk.agents.heuristics.inkspell import InkspellHeuristic
+from spielwerk.agents.heuristics.inkspell import InkspellHeuristic, InkspellValuation
 from spielwerk.agents.kernel_network import KernelNetworkAgent
 from spielwerk.agents.network import (
     ROLLOUT_WEIGHTS,
@@ -197,6 +197,17 @@ def test_the_search_rolls_out_with_the_policy_under_the_cut_and_the_lead() -> No
     assert agents[0].last_iterations == 10
 
 
+def test_the_compiled_estimate_is_the_heuristic_s_valuation() -> None:
+    """`estimate_lead_values` (a cut rollout valued by the lead in the heuristic's estimate)
+    gives `InkspellValuation`'s leaf values, state by state, the last rounds included."""
+    valuation = InkspellValuation(8.0)
+    out = np.zeros(ink.SEATS)
+    for players in (2, 3, 4):
+        for state in decisions(players, 5, {"max_rounds": 4})[::3]:
+            policy.estimate_lead_values(ink.from_state(state), 8.0, out)
+            assert np.allclose(out[:players], valuation.leaf(state))
+
+
 def test_the_heuristic_teacher_is_seeded_and_one_hot_on_the_heuristic_s_move() -> None:
     """`--teacher heuristic`: the heuristic plays every seat, and each recorded decision's
     target is one-hot on its move; the same seed gives the same record."""
@@ -255,6 +266,21 @@ def test_the_written_model_plays_as_net_with_the_cut_and_the_lead(tmp_path: Path
     assert np.allclose(search.rollout_weights, weights, atol=1e-6)
     others = [make_agent("heuristic", "inkspell", seed) for seed in (1, 2)]
     assert play_game(spielwerk.load("inkspell"), [agent, *others], seed=1).is_terminal()
+
+
+def test_a_model_may_cut_shorter_and_value_the_cut_by_the_estimate(tmp_path: Path) -> None:
+    out = tmp_path / "inkspell.npz"
+    weights = np.zeros(FEATURES)
+    learned = {"date": "2026-11-28", "seed": 1}
+    write_model(small_base(tmp_path), out, weights, learned, 12, None, 30, leaf_estimate=True)
+    metadata = read_model(out).metadata
+    assert metadata["rollout_decisions"] == 30 and metadata["leaf_estimate"] is True
+    agent = make_agent(f"net:{out}", "inkspell", seed=0)
+    assert isinstance(agent, NetworkAgent) and isinstance(agent.search, KernelNetworkAgent)
+    search = agent.search.search
+    assert search.rollout_decisions == 30 and search.leaf_estimate
+    with pytest.raises(ValueError, match="no compiled estimate"):
+        kernel_mcts.KernelMCTSAgent("witches", leaf_estimate=True)
 
 
 def test_rollout_weights_with_other_features_are_refused(tmp_path: Path) -> None:
