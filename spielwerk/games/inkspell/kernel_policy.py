@@ -11,7 +11,14 @@ heuristic bot values them (`spielwerk.agents.heuristics.inkspell`: the set point
 tiles, `tile_value`, provisions, advantage cards, the villain pile), the points it could
 still convert this turn, the villain cards the move risks, and a few plain facts of the move
 (its card number, the journey, company, the kind of move). So the rules stay in the kernel:
-this module only reads the state before and after.
+the reference (`rollout_features`, which the learner reads) only reads the state before and
+after. A rollout cannot afford a copy and two actions for each of some ten cards a turn, so
+`rollout_logits` works out the common moves (cards, Staubfinger's step, the reward, passing,
+the exchange and conversions) step by step by the kernel's rules for them, and a test holds it
+to the reference at every decision of seeded games.
+
+`estimate_lead_values` is the heuristic's valuation (`InkspellValuation`) compiled, with which
+the search may value a cut rollout instead of the score lead (`kernel_mcts`' `leaf_estimate`).
 
 Every feature reads only what the mover knows: its own advantage cards, its tiles and
 provisions, and public facts (the map, the figures, the scores, the supply, the played cards,
