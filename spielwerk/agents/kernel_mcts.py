@@ -502,7 +502,7 @@ def search(
     rng: np.ndarray,
     rollout_decisions: int,
     lead_scale: float,
-    leaf_estimate: bool,
+    leaf_estimate: bool = False,
 ) -> int:
     """Run up to `iterations` iterations into the tree (`links`, `totals`, `used[0]` nodes so
     far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
@@ -516,7 +516,8 @@ def search(
     rollout is played). Rollouts follow the game's learned rollout policy where
     `rollout_weights` are given (`policy_rollout`), else they play uniformly at random; with
     `rollout_decisions` >= 0 they stop after that many decisions, and with `lead_scale` > 0
-    they are valued by the lead (`rollout_value`)."""
+    they are valued by the lead, in the score or, with `leaf_estimate`, in the heuristic's
+    estimate (`rollout_value`)."""
     capacity = links.shape[0]
     players = roots[0, 0]  # every kernel keeps the player count first
     observation = np.zeros(sizes[0] if sizes.shape[0] else 1, dtype=np.float32)
