@@ -401,6 +401,38 @@ def write_model(
     read_model(out)  # the file must load as written
 
 
+def rewrite_weights(args: argparse.Namespace) -> None:
+    """`--weights-from`: a learned policy with other play settings (sharpened, another budget,
+    cut or valuation), its record kept and the rewrite added to it."""
+    source = read_model(args.weights_from)
+    stored = source.params.get(ROLLOUT_WEIGHTS)
+    if stored is None or source.game_name != args.game:
+        sys.exit(f"{args.weights_from} has no {args.game} rollout policy")
+    if source.metadata["rollout_policy"]["features"] != list(
+        rollout_module(args.game).ROLLOUT_FEATURES
+    ):
+        sys.exit(f"{args.weights_from} names other features than the {args.game} kernel's")
+    learned = dict(source.metadata["rollout_policy"]["learned"])
+    learned["sharpen"] = float(learned.get("sharpen", 1.0)) * args.sharpen
+    learned["rewritten"] = {
+        "command": "python -m spielwerk.learn.rollout_policy " + " ".join(sys.argv[1:]),
+        "date": datetime.date.today().isoformat(),
+        "from": str(args.weights_from),
+    }
+    weights = args.sharpen * np.asarray(stored, dtype=np.float64)
+    write_model(
+        args.base,
+        args.out,
+        weights,
+        learned,
+        args.play_iterations,
+        args.exploration,
+        args.rollout_decisions,
+        args.leaf == "estimate",
+    )
+    print(f"weights: {np.round(weights, 3).tolist()}; wrote {args.out}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m spielwerk.learn.rollout_policy", description=__doc__.split("\n")[0]
@@ -444,6 +476,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="value the written model's cut rollouts by the score lead (default) or by the "
         "lead in the heuristic's estimate",
     )
+    parser.add_argument(
+        "--weights-from",
+        type=Path,
+        help="no self-play: take the rollout weights (and their record) of this model, "
+        "sharpened, with new play settings",
+    )
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument(
         "--jobs", type=int, default=1, help="self-play processes (the result is the same)"
@@ -457,6 +495,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(
             "the rollout policy lives in the compiled kernel: pip install 'spielwerk[kernels]'"
         )
+    if args.weights_from is not None:
+        rewrite_weights(args)
+        return
     start = None
     valuation = None
     if args.start is not None:

@@ -22,7 +22,14 @@ from spielwerk.agents.network import (
     save_model,
 )
 from spielwerk.games.witches import kernel as witches
-from spielwerk.learn.rollout_policy import Decisions, agreement, fit, record_decisions, write_model
+from spielwerk.learn.rollout_policy import (
+    Decisions,
+    agreement,
+    fit,
+    main,
+    record_decisions,
+    write_model,
+)
 
 
 def test_the_fit_recovers_the_weights_that_made_the_choices() -> None:
@@ -72,6 +79,31 @@ def test_the_written_model_plays_the_learned_rollouts_as_net(tmp_path: Path) -> 
     assert isinstance(agent, NetworkAgent) and isinstance(agent.search, KernelNetworkAgent)
     assert agent.search.blend == 0.0 and agent.search.iterations == 40
     assert np.allclose(agent.search.search.rollout_weights, weights, atol=1e-6)
+
+
+def test_weights_from_rewrites_a_policy_sharpened_with_its_record(tmp_path: Path) -> None:
+    """`--weights-from` plays no game: the source's weights times `--sharpen`, the new play
+    settings, the source's learning record kept and the rewrite added; a model of another
+    game is refused."""
+    game = spielwerk.load("witches")
+    metadata = network_metadata(game, [4], [8])
+    metadata.update(search="kernel", blend=0.4, play_iterations=1000)
+    base = tmp_path / "base.npz"
+    save_model(base, initial_params(metadata, 0), metadata)
+    weights = np.linspace(-1.0, 1.0, witches.NUM_ROLLOUT_FEATURES)
+    source = tmp_path / "learned.npz"
+    write_model(base, source, weights, {"date": "2026-11-27", "seed": 7}, play_iterations=40)
+    out = tmp_path / "sharp.npz"
+    common = ["--base", str(base), "--play-iterations", "90", "--sharpen", "2", "--out"]
+    main(["witches", "--weights-from", str(source), *common, str(out)])
+    model = read_model(out)
+    assert np.allclose(model.params[ROLLOUT_WEIGHTS], 2 * weights, atol=1e-6)
+    learned = model.metadata["rollout_policy"]["learned"]
+    assert learned["seed"] == 7 and learned["sharpen"] == 2.0
+    assert learned["rewritten"]["from"] == str(source)
+    assert model.metadata["play_iterations"] == 90
+    with pytest.raises(SystemExit, match="no isolde rollout policy"):
+        main(["isolde", "--weights-from", str(source), *common, str(tmp_path / "x.npz")])
 
 
 def test_isolde_records_every_draft_picker_and_its_play() -> None:
