@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.kernel import inline_kernel, kernel
-from spielwerk.core.kernel_ops import popcount, uniform
+from spielwerk.core.kernel_ops import popcount, softmax_draw
 from spielwerk.core.state import CHANCE, TERMINAL
 from spielwerk.games.inkspell.actions import (
     ADVANTAGE,
@@ -718,40 +718,6 @@ def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
-SOFTMAX_FLOOR = -64.0
-"""Logits this far below the best move's get probability 0 (e^-64 is nothing anyway)."""
-
-
-@inline_kernel
-def _draw(ids: np.ndarray, odds: np.ndarray, count: int, rng: np.ndarray) -> int:
-    """One of `ids[:count]` drawn from the softmax of `odds[:count]` (overwritten), e^x taken
-    as (1 + x/64)^64 as in Witches and Isolde: within 4% of it down to x = -3, below which
-    moves are hardly chosen, six multiplications instead of a call to `exp`."""
-    top = odds[0]
-    for i in range(1, count):
-        if odds[i] > top:
-            top = odds[i]
-    total = 0.0
-    for i in range(count):
-        y = 1.0 + (odds[i] - top) / -SOFTMAX_FLOOR
-        if y < 0.0:
-            y = 0.0
-        y *= y
-        y *= y
-        y *= y
-        y *= y
-        y *= y
-        y *= y
-        odds[i] = y
-        total += y
-    u = uniform(rng) * total
-    for i in range(count - 1):
-        u -= odds[i]
-        if u < 0.0:
-            return int(ids[i])
-    return int(ids[count - 1])
-
-
 @kernel
 def _play_policy(
     s: np.ndarray, rng: np.ndarray, w: np.ndarray, actions: np.ndarray, limit: int
@@ -780,7 +746,7 @@ def _play_policy(
                 action = ids[0]
             else:
                 rollout_logits(s, w, ids, count, odds, pre, f, t, counts)
-                action = _draw(ids, odds, count, rng)
+                action = softmax_draw(ids, odds, count, rng)
             decisions += 1
         apply(s, action)
         if taken < actions.shape[0]:

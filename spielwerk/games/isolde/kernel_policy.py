@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.kernel import inline_kernel, kernel
-from spielwerk.core.kernel_ops import lowest_bit, uniform
+from spielwerk.core.kernel_ops import lowest_bit, softmax_draw
 from spielwerk.games.isolde.actions import (
     BONUS,
     DEAL,
@@ -431,42 +431,6 @@ def rollout_logits(
     return count + 1
 
 
-SOFTMAX_FLOOR = -64.0
-"""Logits this far below the best move's get probability 0 (e^-64 is nothing anyway)."""
-
-
-@inline_kernel
-def _draw(ids: np.ndarray, odds: np.ndarray, count: int, rng: np.ndarray) -> int:
-    """One of `ids[:count]` drawn from the softmax of `odds[:count]` (overwritten), e^x taken
-    as (1 + x/64)^64 as in Witches: within 4% of it down to x = -3, below which moves are
-    hardly chosen, six multiplications instead of a call to `exp`."""
-    if count == 1:
-        return int(ids[0])
-    top = odds[0]
-    for i in range(1, count):
-        if odds[i] > top:
-            top = odds[i]
-    total = 0.0
-    for i in range(count):
-        y = 1.0 + (odds[i] - top) / -SOFTMAX_FLOOR
-        if y < 0.0:
-            y = 0.0
-        y *= y
-        y *= y
-        y *= y
-        y *= y
-        y *= y
-        y *= y
-        odds[i] = y
-        total += y
-    u = uniform(rng) * total
-    for i in range(count - 1):
-        u -= odds[i]
-        if u < 0.0:
-            return int(ids[i])
-    return int(ids[count - 1])
-
-
 @kernel
 def _play_policy(s: np.ndarray, rng: np.ndarray, w: np.ndarray, actions: np.ndarray) -> int:
     """Play to the end with the rollout policy `w`, in place; every action (chance included)
@@ -488,20 +452,24 @@ def _play_policy(s: np.ndarray, rng: np.ndarray, w: np.ndarray, actions: np.ndar
             s[STEPS] += 1
         elif phase == DRAFTING:
             seat = lowest_bit(s[DECIDING])
-            action = _draw(ids, odds, rollout_logits(s, seat, w, ids, odds, cache), rng)
+            action = softmax_draw(ids, odds, rollout_logits(s, seat, w, ids, odds, cache), rng)
             _keep(s, seat, action - KEEP - seat * NUM_KINDS)
             s[STEPS] += 1
         elif phase == PLAYING:
             seat = s[TO_MOVE]
-            action = _draw(ids, odds, rollout_logits(s, seat, w, ids, odds, cache), rng)
+            action = softmax_draw(ids, odds, rollout_logits(s, seat, w, ids, odds, cache), rng)
             _play(s, seat, PLAY_KIND[action - PLAY], PLAY_BOARD[action - PLAY])
             s[STEPS] += 1
         elif phase == BONUS_MOVES:
-            action = _draw(ids, odds, rollout_logits(s, s[TO_MOVE], w, ids, odds, cache), rng)
+            action = softmax_draw(
+                ids, odds, rollout_logits(s, s[TO_MOVE], w, ids, odds, cache), rng
+            )
             _bonus_move(s, action - BONUS)
             s[STEPS] += 1
         else:  # the tie-break: at most once a round
-            action = _draw(ids, odds, rollout_logits(s, s[TO_MOVE], w, ids, odds, cache), rng)
+            action = softmax_draw(
+                ids, odds, rollout_logits(s, s[TO_MOVE], w, ids, odds, cache), rng
+            )
             apply(s, action)
         if steps < actions.shape[0]:
             actions[steps] = action
