@@ -27,10 +27,10 @@ import itertools
 import json
 import re
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -507,18 +507,24 @@ def network_player(
         score_weight=model.score_weight,
         leaf_mix=float(model.metadata.get("leaf_mix", 0.0)),
         rollout_weights=rollout_weights(model),
-        rollout_decisions=_optional_int(model.metadata.get("rollout_decisions")),
-        lead_scale=_optional_float(model.metadata.get("lead_scale")),
+        rollout_decisions=_optional_number(model, "rollout_decisions", int),
+        lead_scale=_optional_number(model, "lead_scale", float),
         leaf_estimate=bool(model.metadata.get("leaf_estimate", False)),
     )
 
 
-def _optional_int(value: Any) -> int | None:
-    return None if value is None else int(value)
+N = TypeVar("N", int, float)
 
 
-def _optional_float(value: Any) -> float | None:
-    return None if value is None else float(value)
+def _optional_number(model: Model, key: str, kind: Callable[[Any], N]) -> N | None:
+    """The metadata's `key` as a number, None if absent; a ModelError naming it if it is not
+    one (a file edited by hand must fail clearly, not deep in the search)."""
+    value = model.metadata.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ModelError(f"the model's {key} must be a number, not {value!r}")
+    return kind(value)
 
 
 def root_visits(root: Any, turn: Turn, legal: Sequence[int]) -> list[int]:

@@ -21,6 +21,7 @@ from spielwerk.agents.heuristics.inkspell import InkspellHeuristic, InkspellValu
 from spielwerk.agents.kernel_network import KernelNetworkAgent
 from spielwerk.agents.network import (
     ROLLOUT_WEIGHTS,
+    ModelError,
     ModelMismatch,
     NetworkAgent,
     initial_params,
@@ -296,3 +297,15 @@ def test_rollout_weights_with_other_features_are_refused(tmp_path: Path) -> None
         make_agent(f"net:{path}", "inkspell", seed=0)
     with pytest.raises(ValueError, match="one per feature"):
         kernel_mcts.KernelMCTSAgent("inkspell", rollout_weights=np.zeros(FEATURES - 1))
+
+
+def test_a_cut_that_is_not_a_number_is_refused_clearly(tmp_path: Path) -> None:
+    """A model file edited by hand: a cut of "thirty" fails when the seat is made, naming the
+    key, not deep inside the compiled search."""
+    out = tmp_path / "inkspell.npz"
+    write_model(small_base(tmp_path), out, np.zeros(FEATURES), {"date": "2026-11-28"}, 12)
+    model = read_model(out)
+    metadata = dict(model.metadata, rollout_decisions="thirty")
+    save_model(out, dict(model.params), metadata)
+    with pytest.raises(ModelError, match="rollout_decisions must be a number"):
+        make_agent(f"net:{out}", "inkspell", seed=0)
