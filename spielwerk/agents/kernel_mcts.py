@@ -104,6 +104,8 @@ CUT_ROLLOUT = (False, False, False, True)
 """Whether the kernel can stop a random rollout after a number of decisions (`rollout_cut`,
 where `MCTSAgent._rollout` stops), which the search can then value by the lead."""
 LEAD_VALUATION = (False, False, False, True)
+"""Whether the kernel values a state by the lead on its victory track (`lead_values`,
+`guidance.LeadValuation` on `State.running_scores`)."""
 ESTIMATE_VALUATION = (False, False, False, True)
 """Whether the game's rollout policy module values a state by the lead in the heuristic's
 estimate (`estimate_lead_values`: Tintenblut's `InkspellValuation`, compiled), which the
@@ -111,8 +113,6 @@ search can use instead of the score lead (`leaf_estimate`)."""
 CUT_POLICY_ROLLOUT = (False, False, False, True)
 """Whether the game's rollout policy can also be cut after a number of decisions
 (`rollout_policy_cut`), so that the search rolls out with it under a cut-off and the lead."""
-"""Whether the kernel values a state by the lead on its victory track (`lead_values`,
-`guidance.LeadValuation` on `State.running_scores`)."""
 FULL_ROLLOUT = -1
 """The search's `rollout_decisions` for rollouts played to the end."""
 NO_LEAD = 0.0
