@@ -590,25 +590,11 @@ def search(
             depth += 1
             node = child
             apply(game, s, out[i])
-        if leaf_mix > 0.0 and to_move(game, s) != TERMINAL:
+        judge = leaf_mix > 0.0 and to_move(game, s) != TERMINAL
+        if judge:  # before the rollout, which plays on in `s`
             observe(game, s, player, observation)
             network_values(weights, biases, sizes, observation, work, judged)
-            if leaf_mix < 1.0:
-                rollout_value(
-                    game,
-                    s,
-                    rng,
-                    rollout_weights,
-                    rollout_decisions,
-                    score_weight,
-                    lead_scale,
-                    values,
-                    leaf_estimate,
-                )
-            for p in range(players):
-                rolled = values[p] if leaf_mix < 1.0 else 0.0
-                values[p] = (1.0 - leaf_mix) * rolled + leaf_mix * judged[(p - player) % players]
-        else:
+        if not judge or leaf_mix < 1.0:
             rollout_value(
                 game,
                 s,
@@ -620,6 +606,10 @@ def search(
                 values,
                 leaf_estimate,
             )
+        if judge:
+            for p in range(players):
+                rolled = values[p] if leaf_mix < 1.0 else 0.0
+                values[p] = (1.0 - leaf_mix) * rolled + leaf_mix * judged[(p - player) % players]
         links[0, VISITS] += 1
         for d in range(depth):
             links[path[d], VISITS] += 1
