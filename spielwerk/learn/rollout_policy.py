@@ -401,6 +401,25 @@ def write_model(
     read_model(out)  # the file must load as written
 
 
+def _command() -> str:
+    """This run's command line, for the model's record."""
+    return "python -m spielwerk.learn.rollout_policy " + " ".join(sys.argv[1:])
+
+
+def _write(args: argparse.Namespace, weights: Array, learned: dict[str, Any]) -> None:
+    """`write_model` with the play settings the command line gives."""
+    write_model(
+        args.base,
+        args.out,
+        weights,
+        learned,
+        args.play_iterations,
+        args.exploration,
+        args.rollout_decisions,
+        args.leaf == "estimate",
+    )
+
+
 def rewrite_weights(args: argparse.Namespace) -> None:
     """`--weights-from`: a learned policy with other play settings (sharpened, another budget,
     cut or valuation), its record kept and the rewrite added to it."""
@@ -415,21 +434,12 @@ def rewrite_weights(args: argparse.Namespace) -> None:
     learned = dict(source.metadata["rollout_policy"]["learned"])
     learned["sharpen"] = float(learned.get("sharpen", 1.0)) * args.sharpen
     learned["rewritten"] = {
-        "command": "python -m spielwerk.learn.rollout_policy " + " ".join(sys.argv[1:]),
+        "command": _command(),
         "date": datetime.date.today().isoformat(),
         "from": str(args.weights_from),
     }
     weights = args.sharpen * np.asarray(stored, dtype=np.float64)
-    write_model(
-        args.base,
-        args.out,
-        weights,
-        learned,
-        args.play_iterations,
-        args.exploration,
-        args.rollout_decisions,
-        args.leaf == "estimate",
-    )
+    _write(args, weights, learned)
     print(f"weights: {np.round(weights, 3).tolist()}; wrote {args.out}")
 
 
@@ -532,7 +542,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     fitted, loss = fit(decisions)
     weights = args.sharpen * fitted
     learned = {
-        "command": "python -m spielwerk.learn.rollout_policy " + " ".join(sys.argv[1:]),
+        "command": _command(),
         "date": datetime.date.today().isoformat(),
         "seed": args.seed,
         "players": args.players,
@@ -552,16 +562,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         learned["expert_rollout_decisions"] = used.rollout_decisions
         learned["expert_lead_scale"] = used.lead_scale
         learned["expert_leaf_estimate"] = used.leaf_estimate
-    write_model(
-        args.base,
-        args.out,
-        weights,
-        learned,
-        args.play_iterations,
-        args.exploration,
-        args.rollout_decisions,
-        args.leaf == "estimate",
-    )
+    _write(args, weights, learned)
     print(f"weights: {np.round(weights, 3).tolist()}")
     print(
         f"loss {loss:.4f}, agreement with the {args.teacher} {learned['agreement']:.3f}; "

@@ -63,12 +63,18 @@ def test_recorded_decisions_are_seeded_and_fit_the_kernel_s_features() -> None:
         assert np.isclose(shares.sum(), 1.0)
 
 
-def test_the_written_model_plays_the_learned_rollouts_as_net(tmp_path: Path) -> None:
+def witches_base(tmp_path: Path) -> Path:
+    """A small model of the compiled Witches search (blend 0.4, 1,000 iterations) to extend."""
     game = spielwerk.load("witches")
     metadata = network_metadata(game, [4], [8])
     metadata.update(search="kernel", blend=0.4, play_iterations=1000)
     base = tmp_path / "base.npz"
     save_model(base, initial_params(metadata, 0), metadata)
+    return base
+
+
+def test_the_written_model_plays_the_learned_rollouts_as_net(tmp_path: Path) -> None:
+    base = witches_base(tmp_path)
     weights = np.linspace(-1.0, 1.0, witches.NUM_ROLLOUT_FEATURES)
     out = tmp_path / "witches.npz"
     write_model(base, out, weights, {"date": "2026-11-27", "seed": 1}, play_iterations=40)
@@ -85,11 +91,7 @@ def test_weights_from_rewrites_a_policy_sharpened_with_its_record(tmp_path: Path
     """`--weights-from` plays no game: the source's weights times `--sharpen`, the new play
     settings, the source's learning record kept and the rewrite added; a model of another
     game is refused."""
-    game = spielwerk.load("witches")
-    metadata = network_metadata(game, [4], [8])
-    metadata.update(search="kernel", blend=0.4, play_iterations=1000)
-    base = tmp_path / "base.npz"
-    save_model(base, initial_params(metadata, 0), metadata)
+    base = witches_base(tmp_path)
     weights = np.linspace(-1.0, 1.0, witches.NUM_ROLLOUT_FEATURES)
     source = tmp_path / "learned.npz"
     write_model(base, source, weights, {"date": "2026-11-27", "seed": 7}, play_iterations=40)
