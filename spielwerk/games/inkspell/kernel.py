@@ -603,6 +603,15 @@ def sample_chance(s: np.ndarray, rng: np.ndarray) -> int:
 @kernel
 def apply(s: np.ndarray, action: int) -> None:
     """Apply a legal action of whoever is to move (chance included)."""
+    step(s, action)
+
+
+@inline_kernel
+def step(s: np.ndarray, action: int) -> None:
+    """`apply` compiled into the caller: the rule steps of a turn are inlined into it, so a
+    step makes no call (each call of a compiled function that calls another one costs a pair
+    of atomic reference-count updates on `s`, most of a step's time when every rule step was
+    a call)."""
     s[STEP_COUNT] += 1
     _apply(s, action)
     # The engine's `_settle_after`, run wherever the exchange-and-convert step is entered or
@@ -612,7 +621,7 @@ def apply(s: np.ndarray, action: int) -> None:
         _end_turn(s)
 
 
-@kernel
+@inline_kernel
 def _apply(s: np.ndarray, action: int) -> None:
     if action >= DRAW_VILLAIN:
         _draw_villain(s, action - DRAW_VILLAIN)
@@ -667,7 +676,7 @@ def _flip(s: np.ndarray, card: int) -> None:
 
 
 # ------------------------------------------------------------------ rounds and turns
-@kernel
+@inline_kernel
 def _start_round(s: np.ndarray) -> None:
     s[ROUND] += 1
     if s[END_TRIGGERED]:
@@ -679,7 +688,7 @@ def _start_round(s: np.ndarray) -> None:
     _start_turn(s)
 
 
-@kernel
+@inline_kernel
 def _start_turn(s: np.ndarray) -> None:
     me = s[CURRENT]
     s[ADVANTAGE_USED] = 0
@@ -695,7 +704,7 @@ def _start_turn(s: np.ndarray) -> None:
     s[TO_MOVE] = me
 
 
-@kernel
+@inline_kernel
 def _play(s: np.ndarray, card: int, target: int) -> None:
     me = s[CURRENT]
     cost = 0 if s[PRINCE] else COST_OF[s[POSITION + me], target]
@@ -728,7 +737,7 @@ def _gain(s: np.ndarray, player: int, gain: int, amount: int) -> None:
 
 
 # ------------------------------------------------------------------ after arriving
-@kernel
+@inline_kernel
 def _settle_arrival(s: np.ndarray) -> None:
     """The reward is taken at once when every seat can see it is the only thing left (no
     provision for Staubfinger, no advantage card that may still be used, no White Women)."""
@@ -740,14 +749,14 @@ def _settle_arrival(s: np.ndarray) -> None:
     _take_reward(s, _reward_row(s, me), TAKE_ALL)
 
 
-@kernel
+@inline_kernel
 def _move_staubfinger(s: np.ndarray, target: int) -> None:
     _pay(s, s[CURRENT], 1)
     s[STAUBFINGER_AT] = target
     _settle_arrival(s)
 
 
-@kernel
+@inline_kernel
 def _use_advantage(s: np.ndarray, card: int, choice: int) -> None:
     me = s[CURRENT]
     s[HELD + me * TYPES + card] -= 1
@@ -775,7 +784,7 @@ def _use_advantage(s: np.ndarray, card: int, choice: int) -> None:
     _settle_arrival(s)
 
 
-@kernel
+@inline_kernel
 def _take_reward(s: np.ndarray, row: int, take: int) -> None:
     me = s[CURRENT]
     here = s[POSITION + me]
@@ -793,7 +802,7 @@ def _take_reward(s: np.ndarray, row: int, take: int) -> None:
     _continue_reward(s)
 
 
-@kernel
+@inline_kernel
 def _continue_reward(s: np.ndarray) -> None:
     if s[PENDING_DRAWS]:
         s[PHASE] = DRAW_CARD
@@ -807,7 +816,7 @@ def _continue_reward(s: np.ndarray) -> None:
         _enter_after(s)
 
 
-@kernel
+@inline_kernel
 def _draw_advantage(s: np.ndarray, card: int) -> None:
     s[POOL + card] -= 1
     s[POOL_SIZE] -= 1
@@ -817,7 +826,7 @@ def _draw_advantage(s: np.ndarray, card: int) -> None:
 
 
 # ------------------------------------------------------------------ exchange and conversions
-@kernel
+@inline_kernel
 def _enter_after(s: np.ndarray) -> None:
     """The exchange and conversions; with nothing to do the turn ends by itself (in
     `apply`)."""
@@ -825,7 +834,7 @@ def _enter_after(s: np.ndarray) -> None:
     s[TO_MOVE] = s[CURRENT]
 
 
-@kernel
+@inline_kernel
 def _exchange(s: np.ndarray, index: int) -> None:
     me = s[CURRENT]
     s[EXCHANGED] = 1
@@ -840,7 +849,7 @@ def _exchange(s: np.ndarray, index: int) -> None:
         _gain(s, me, GAIN_PROVISION, 1)
 
 
-@kernel
+@inline_kernel
 def _convert(s: np.ndarray, index: int) -> None:
     me = s[CURRENT]
     kinds = SET_MASK[index]
@@ -867,7 +876,7 @@ def _advance(s: np.ndarray, player: int, steps: int) -> None:
         s[END_TRIGGERED] = 1
 
 
-@kernel
+@inline_kernel
 def _end_turn(s: np.ndarray) -> None:
     s[TURNS_IN_ROUND] += 1
     if s[TURNS_IN_ROUND] == s[N]:
@@ -1121,7 +1130,7 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None, l
                 break
             action = out[int(uniform(rng) * legal(s, out))]
             decisions += 1
-        apply(s, action)
+        step(s, action)
         if actions is not None:
             actions[taken] = action
         taken += 1
