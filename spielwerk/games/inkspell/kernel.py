@@ -160,8 +160,8 @@ ADV_ID = np.full((TYPES, max(_MAX_CHOICES, 1)), -1, dtype=np.int64)
 """ADV_ID[card type, choice]: the action id (choice 0 for a card without one)."""
 for _card, _ids in enumerate(ADVANTAGE_IDS):
     ADV_ID[_card, : len(_ids)] = _ids
-NO_USE = np.array([c == PRINZ or c in NO_EFFECT for c in range(TYPES)], dtype=np.bool_)
-"""Cards never used after moving (Der Schwarze Prinz only before [seed])."""
+NO_USE_MASK = sum(1 << c for c in range(TYPES) if c == PRINZ or c in NO_EFFECT)
+"""Cards never used after moving (Der Schwarze Prinz only before [seed]), as a mask."""
 ADV_CARD = np.array([card for card, _ in ADVANTAGE_CHOICES], dtype=np.int64)
 ADV_CHOICE = np.array([choice for _, choice in ADVANTAGE_CHOICES], dtype=np.int64)
 ADV_POINTS = np.array(PARAMS.advantage_points, dtype=np.int64)
@@ -347,8 +347,7 @@ def _tile_mask(s: np.ndarray, base: int) -> int:
     """The kinds with a non-zero count among NUM_KINDS counts from `base`, as a bit mask."""
     mask = 0
     for k in range(NUM_KINDS):
-        if s[base + k]:
-            mask |= 1 << k
+        mask |= (s[base + k] != 0) << k
     return mask
 
 
@@ -414,24 +413,23 @@ def _card_choices(s: np.ndarray, out: np.ndarray) -> int:
     count = 0
     if s[PRINCE]:
         for card in range(NUM_LOCATIONS):
-            if (hand >> card) & 1:
-                out[count] = PLAY + card
-                count += 1
+            out[count] = PLAY + card
+            count += (hand >> card) & 1
         if anywhere:
             for t in range(NUM_LOCATIONS):
                 out[count] = PLAY_ANYWHERE + t
                 count += 1
         return count
     money = s[PROVISIONS + me]
+    # Branch-free (each id written, kept by counting it): in random play these tests are
+    # coin flips, and a mispredicted branch costs more than the write.
     for card in range(NUM_LOCATIONS):
-        if (hand >> card) & 1 and COST_OF[here, card] <= money:
-            out[count] = PLAY + card
-            count += 1
+        out[count] = PLAY + card
+        count += ((hand >> card) & 1) & (COST_OF[here, card] <= money)
     if anywhere:
         for t in range(NUM_LOCATIONS):
-            if COST_OF[here, t] <= money:
-                out[count] = PLAY_ANYWHERE + t
-                count += 1
+            out[count] = PLAY_ANYWHERE + t
+            count += COST_OF[here, t] <= money
     if s[HELD + me * TYPES + PRINZ]:
         out[count] = ADV_ID[PRINZ, 0]
         count += 1
@@ -449,9 +447,13 @@ def _arrival_choices(s: np.ndarray, out: np.ndarray) -> int:
             out[count] = SF_STEPS[sf, i]
             count += 1
     if not s[ADVANTAGE_USED]:
+        usable = 0  # the usable cards held, as a mask: a loop over those only
         for card in range(TYPES):
-            if s[HELD + me * TYPES + card] == 0 or NO_USE[card]:
-                continue
+            usable |= (s[HELD + me * TYPES + card] != 0) << card
+        usable &= ~NO_USE_MASK
+        while usable:
+            card = lowest_bit(usable)
+            usable &= usable - 1
             if card == SCHLEIERKAUZ:
                 stocked = _stocked(s)
                 for k in range(NUM_KINDS):
@@ -510,28 +512,25 @@ def _after_choices(s: np.ndarray, out: np.ndarray | None) -> int:
         if s[PROVISIONS + me] >= rate:
             stocked = _tile_mask(s, SUPPLY)
             for i in range(NUM_EXCHANGES):
-                if EX_PAID[i] == rate and EX_KIND[i] >= 0 and (stocked >> EX_KIND[i]) & 1:
+                if EX_PAID[i] == rate and EX_KIND[i] >= 0:
                     if out is not None:
                         out[count] = EXCHANGE + i
-                    count += 1
+                    count += (stocked >> EX_KIND[i]) & 1
         if s[SUPPLY_PROVISIONS]:
             for i in range(NUM_EXCHANGES):
                 if EX_KIND[i] < 0 and EX_GIVEN[i] == rate:
-                    enough = True
+                    enough = 1
                     for k in range(NUM_KINDS):
-                        if s[tiles + k] < EX_COUNTS[i, k]:
-                            enough = False
-                    if enough:
-                        if out is not None:
-                            out[count] = EXCHANGE + i
-                        count += 1
+                        enough &= s[tiles + k] >= EX_COUNTS[i, k]
+                    if out is not None:
+                        out[count] = EXCHANGE + i
+                    count += enough
     sizes = SIZE_BITS[s[SCORES + me] % TRACK, here] & ~s[CONVERTED]
     present = _tile_mask(s, tiles)
     for i in range(NUM_SETS):
-        if (sizes >> SET_SIZE[i]) & 1 and present & SET_MASK[i] == SET_MASK[i]:
-            if out is not None:
-                out[count] = CONVERT + i
-            count += 1
+        if out is not None:
+            out[count] = CONVERT + i
+        count += ((sizes >> SET_SIZE[i]) & 1) & (present & SET_MASK[i] == SET_MASK[i])
     if out is not None:
         out[count] = END_TURN
     return count + 1
@@ -552,9 +551,8 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
     if phase == LOSS:
         tiles = TILES + s[TO_MOVE] * NUM_KINDS
         for k in range(NUM_KINDS):
-            if s[tiles + k]:
-                out[count] = LOSE_TILE + k
-                count += 1
+            out[count] = LOSE_TILE + k
+            count += s[tiles + k] != 0
     elif phase == START_CHOICE:
         out[0] = START
         out[1] = START + 1
@@ -613,16 +611,22 @@ def step(s: np.ndarray, action: int) -> None:
     of atomic reference-count updates on `s`, most of a step's time when every rule step was
     a call)."""
     s[STEP_COUNT] += 1
-    _apply(s, action)
+    turn_over = _apply(s, action)
+    # Arriving (a card played, Staubfinger moved, an advantage card used): the reward may be
+    # taken at once. Checked here, once, rather than in each of those rule steps, so that the
+    # reward's steps are compiled into `step` once.
+    if s[PHASE] == ARRIVED:
+        _settle_arrival(s)
     # The engine's `_settle_after`, run wherever the exchange-and-convert step is entered or
     # changed: here once, after every action, so that no rule function calls back into the
     # end of the turn (Numba compiles no cycle of calls).
-    if s[PHASE] == AFTER and _after_choices(s, None) == 1:
+    if turn_over or (s[PHASE] == AFTER and _after_choices(s, None) == 1):
         _end_turn(s)
 
 
 @inline_kernel
-def _apply(s: np.ndarray, action: int) -> None:
+def _apply(s: np.ndarray, action: int) -> bool:
+    """Apply the action's own rule step; True if it ends the turn (ended by `step`)."""
     if action >= DRAW_VILLAIN:
         _draw_villain(s, action - DRAW_VILLAIN)
     elif action >= DRAW_ADVANTAGE:
@@ -632,7 +636,7 @@ def _apply(s: np.ndarray, action: int) -> None:
     elif action >= START:
         _choose_start(s, action - START)
     elif action == END_TURN:
-        _end_turn(s)
+        return True
     elif action >= CONVERT:
         _convert(s, action - CONVERT)
     elif action >= EXCHANGE:
@@ -648,11 +652,12 @@ def _apply(s: np.ndarray, action: int) -> None:
         _move_staubfinger(s, action - STAUBFINGER)
     elif action == PASS:
         s[PASSED + s[CURRENT]] = 1
-        _end_turn(s)
+        return True
     elif action >= PLAY_ANYWHERE:
         _play(s, TINTENWELT, action - PLAY_ANYWHERE)
     else:
         _play(s, action - PLAY, action - PLAY)
+    return False
 
 
 # ------------------------------------------------------------------ set-up
@@ -713,8 +718,7 @@ def _play(s: np.ndarray, card: int, target: int) -> None:
     s[PLAYED + me] |= 1 << card
     s[LAST_PLAYED + me] = LOCATION_NUMBERS[me, card]
     s[POSITION + me] = target
-    s[PHASE] = ARRIVED
-    _settle_arrival(s)
+    s[PHASE] = ARRIVED  # settled in `step`
 
 
 @inline_kernel
@@ -752,8 +756,7 @@ def _settle_arrival(s: np.ndarray) -> None:
 @inline_kernel
 def _move_staubfinger(s: np.ndarray, target: int) -> None:
     _pay(s, s[CURRENT], 1)
-    s[STAUBFINGER_AT] = target
-    _settle_arrival(s)
+    s[STAUBFINGER_AT] = target  # settled in `step`
 
 
 @inline_kernel
@@ -781,7 +784,7 @@ def _use_advantage(s: np.ndarray, card: int, choice: int) -> None:
     elif card == FENOGLIO:
         _gain(s, me, PAIR_FIRST[choice], 1)
         _gain(s, me, PAIR_SECOND[choice], 1)
-    _settle_arrival(s)
+    # settled in `step`
 
 
 @inline_kernel
@@ -882,12 +885,13 @@ def _end_turn(s: np.ndarray) -> None:
     if s[TURNS_IN_ROUND] == s[N]:
         _end_round(s)
         return
-    s[CURRENT] = (s[CURRENT] + 1) % s[N]
+    following = s[CURRENT] + 1
+    s[CURRENT] = following if following < s[N] else 0  # no division: a turn's end is hot
     _start_turn(s)
 
 
 # ------------------------------------------------------------------ villains
-@kernel
+@inline_kernel
 def _villain_draw(s: np.ndarray, drawer: int, context: int) -> None:
     """Draw the top villain card; an empty deck is rebuilt first from the discard pile (its
     tier I cards leave the game); nothing left: nothing drawn."""
@@ -909,7 +913,7 @@ def _villain_drawer(s: np.ndarray) -> int:
     return s[CURRENT] if s[VILLAIN_CONTEXT] == IN_TURN else s[ROUND_DRAWER]
 
 
-@kernel
+@inline_kernel
 def _draw_villain(s: np.ndarray, villain: int) -> None:
     drawer = _villain_drawer(s)
     s[DECK + _top_tier(s)] &= ~(1 << villain)
@@ -919,17 +923,16 @@ def _draw_villain(s: np.ndarray, villain: int) -> None:
     _continue_losses(s)
 
 
-@kernel
+@inline_kernel
 def _natternkopf(s: np.ndarray) -> None:
     """All with the highest villain sum lose half their provisions and tiles (rounded up
     against them) and discard their villain cards."""
     n = s[N]
-    sums = np.empty(n, dtype=np.int64)
+    worst = -(1 << 62)  # no array: this runs in the step loop, where allocating costs more
     for p in range(n):
-        sums[p] = _villain_sum(s, p)
-    worst = sums.max()
+        worst = max(worst, _villain_sum(s, p))
     for p in range(n):
-        if sums[p] != worst:
+        if _villain_sum(s, p) != worst:
             continue
         _pay(s, p, (s[PROVISIONS + p] + 1) // 2)
         total = 0
@@ -941,7 +944,7 @@ def _natternkopf(s: np.ndarray) -> None:
         s[VILLAINS + p] = 0
 
 
-@kernel
+@inline_kernel
 def _continue_losses(s: np.ndarray) -> None:
     """Each losing seat in seat order gives up its tiles; a choice that is none (one kind
     left, or every tile goes) is made at once."""
@@ -969,7 +972,7 @@ def _continue_losses(s: np.ndarray) -> None:
     _villain_done(s)
 
 
-@kernel
+@inline_kernel
 def _lose_tile(s: np.ndarray, player: int, kind: int) -> None:
     s[TILES + player * NUM_KINDS + kind] -= 1
     s[SUPPLY + kind] += 1
@@ -991,7 +994,7 @@ def _villain_done(s: np.ndarray) -> None:
 
 
 # ------------------------------------------------------------------ the end of a round
-@kernel
+@inline_kernel
 def _end_round(s: np.ndarray) -> None:
     """The highest last played card draws a villain card (nobody if no card was played);
     players who passed take their cards back."""
@@ -1013,7 +1016,7 @@ def _end_round(s: np.ndarray) -> None:
         _villain_done(s)
 
 
-@kernel
+@inline_kernel
 def _choose_start(s: np.ndarray, choice: int) -> None:
     drawer = s[ROUND_DRAWER]
     s[START_PLAYER] = drawer if choice == 0 else (drawer + 1) % s[N]
@@ -1021,7 +1024,7 @@ def _choose_start(s: np.ndarray, choice: int) -> None:
 
 
 # ------------------------------------------------------------------ the end of the game
-@kernel
+@inline_kernel
 def _finish(s: np.ndarray) -> None:
     """The unused advantage cards are turned up and score."""
     for p in range(s[N]):
