@@ -606,10 +606,11 @@ def apply(s: np.ndarray, action: int) -> None:
 
 @inline_kernel
 def step(s: np.ndarray, action: int) -> None:
-    """`apply` compiled into the caller: the rule steps of a turn are inlined into it, so a
-    step makes no call (each call of a compiled function that calls another one costs a pair
-    of atomic reference-count updates on `s`, most of a step's time when every rule step was
-    a call)."""
+    """`apply` compiled into the caller. Its rule steps are compiled into it (`inline_kernel`):
+    a compiled function that calls another one pays a pair of atomic reference-count updates
+    on `s` per call, once most of a step's time. Only a set-up flip and a round's close
+    (`_flip`, `_villain_done`) stay calls, compiled once rather than into each of their many
+    callers; they call nothing further, which spares them those updates."""
     s[STEP_COUNT] += 1
     turn_over = _apply(s, action)
     # Arriving (a card played, Staubfinger moved, an advantage card used): the reward may be
@@ -980,7 +981,7 @@ def _lose_tile(s: np.ndarray, player: int, kind: int) -> None:
     _continue_losses(s)
 
 
-@kernel
+@kernel  # a call, not inlined: once per round, and inlined it would be compiled ~15 times
 def _villain_done(s: np.ndarray) -> None:
     if s[VILLAIN_CONTEXT] == IN_TURN:
         _enter_after(s)
