@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba.core import types
+from llvmlite import binding, ir  # type: ignore[import-untyped] # no stubs
+from numba.core import config, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
@@ -42,12 +43,46 @@ def lowest_bit(x: int) -> int:
     return trailing_zeros(x)  # type: ignore[call-arg] # typing context: given by Numba
 
 
+HAS_PDEP = getattr(config, "CPU_NAME") is None and bool(  # noqa: B009 - untyped attribute
+    binding.get_host_cpu_features().get("bmi2")
+)
+"""Whether kernels are compiled for this CPU and it has BMI2's `pdep` (x86 since 2013)."""
+
+
+@intrinsic
+def _deposit_bits(typing_context: Any, source: Any, mask: Any) -> Any:
+    """LLVM's `pdep`: the low bits of `source` deposited, in order, at the set bits of `mask`."""
+    if not (isinstance(source, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        word = ir.IntType(64)
+        deposit = builder.module.declare_intrinsic(
+            "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(word, [word, word])
+        )
+        return builder.call(deposit, [builder.sext(a, word) if a.type != word else a for a in args])
+
+    return types.int64(source, mask), codegen
+
+
 @inline_kernel
-def nth_bit(x: int, n: int) -> int:
+def _nth_bit_deposit(x: int, n: int) -> int:
+    """Index of the `n`-th (from 0) set bit of the mask, lowest first (`pdep`, then `tzcnt`):
+    no loop, so no branch missed on a random `n`."""
+    return lowest_bit(_deposit_bits(1 << n, x))  # type: ignore[call-arg] # typing context: Numba
+
+
+@inline_kernel
+def _nth_bit_loop(x: int, n: int) -> int:
     """Index of the `n`-th (from 0) set bit of the mask, lowest first."""
     for _ in range(n):
         x &= x - 1
     return lowest_bit(x)
+
+
+nth_bit = _nth_bit_deposit if HAS_PDEP else _nth_bit_loop
+"""Index of the `n`-th (from 0) set bit of the mask, lowest first: one `pdep` where the CPU
+has it (a random `n` makes the loop's exit a missed branch), else the loop."""
 
 
 @inline_kernel
