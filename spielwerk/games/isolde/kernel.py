@@ -22,7 +22,14 @@ import numpy as np
 
 from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
-from spielwerk.core.kernel_ops import generator, lowest_bit, new_generator, popcount, uniform
+from spielwerk.core.kernel_ops import (
+    generator,
+    lowest_bit,
+    new_generator,
+    nth_bit,
+    popcount,
+    uniform,
+)
 from spielwerk.core.state import CHANCE, TERMINAL
 from spielwerk.games.isolde.actions import (
     BONUS,
@@ -111,6 +118,10 @@ for _k, _kind in enumerate(PARAMS.kinds):
         PLAYS_OF[_k, _i] = PLAY_ID[_k, _board_index]
 WAYS = np.array([len(kind.boards) for kind in PARAMS.kinds], dtype=np.int64)
 """The play actions of a card of each kind: one per board it may move on."""
+SECOND_WAY = sum(1 << 2 * k for k in range(NUM_KINDS) if WAYS[k] == 2)
+"""The low bit of every kind that may move on two boards (combat: joust or tourney)."""
+PLAY_OF_BIT = PLAYS_OF.reshape(-1).copy()
+"""The play action of bit `2k + w` of a hand's plays (`_plays`): kind k on its w-th board."""
 PLAY_KIND = np.array([k for k, _ in PLAY_PAIRS], dtype=np.int64)
 PLAY_BOARD = np.array([b for _, b in PLAY_PAIRS], dtype=np.int64)
 TOP = np.array(TOP_BOARDS, dtype=np.int64)
@@ -270,6 +281,14 @@ def _size(cards: int) -> int:
     return popcount(cards & LOW_BITS) + 2 * popcount((cards >> 1) & LOW_BITS)
 
 
+@inline_kernel
+def _plays(cards: int) -> int:
+    """A hand's play actions as a mask: bit 2k for kind k on its first board, bit 2k+1 on its
+    second; in `legal`'s order, so its n-th set bit is `legal`'s n-th play (`PLAY_OF_BIT`)."""
+    kinds = _kinds(cards)
+    return kinds | (kinds & SECOND_WAY) << 1
+
+
 # ---------------------------------------------------------------------- legal actions
 @inline_kernel
 def _can_go_on_top(s: np.ndarray, board: int) -> bool:
@@ -397,11 +416,18 @@ def _deal(s: np.ndarray, kind: int) -> None:
     s[DECK_LEFT] -= 1
     s[PACKETS + receiver] += 1 << 2 * kind
     if s[DECK_LEFT] == DECK_SIZE - HAND * n:
-        for p in range(n):  # a loop: Numba's slice copy costs 10% of a random game
-            s[DEALT + p] = s[PACKETS + p]
-        s[PHASE] = DRAFTING
-        s[TO_MOVE] = SIMULTANEOUS
-        s[DECIDING] = (1 << n) - 1
+        _end_deal(s)
+
+
+@inline_kernel
+def _end_deal(s: np.ndarray) -> None:
+    """Every seat holds its packet: the draft begins."""
+    n = s[N]
+    for p in range(n):  # a loop: Numba's slice copy costs 10% of a random game
+        s[DEALT + p] = s[PACKETS + p]
+    s[PHASE] = DRAFTING
+    s[TO_MOVE] = SIMULTANEOUS
+    s[DECIDING] = (1 << n) - 1
 
 
 @inline_kernel
@@ -443,13 +469,95 @@ def _play(s: np.ndarray, seat: int, kind: int, board: int) -> None:
     s[HANDS + seat] -= 1 << 2 * kind
     s[PLAYED + seat] += 1 << 2 * kind
     _move(s, board, seat, VALUE[kind])
+    if not _last_play(s, seat):
+        return
+    s[HANDS : HANDS + s[N]] = 0  # the fifth card is discarded unseen [seed]
+    _begin_scoring(s)
+
+
+@inline_kernel
+def _last_play(s: np.ndarray, seat: int) -> bool:
+    """After `seat`'s play: whether it was the round's last; if not, the next seat is to move."""
     n = s[N]
     last = s[START_PLAYER] - 1 if s[START_PLAYER] else n - 1  # the seat before the start
     if seat != last or _size(s[HANDS + seat]) > CARDS_KEPT:
         s[TO_MOVE] = seat + 1 if seat + 1 < n else 0
-        return
-    s[HANDS : HANDS + n] = 0  # the fifth card is discarded unseen [seed]
+        return False
+    return True
+
+
+STACKED = 128
+"""A disc's stack key (`_stack_keys`): distance * STACKED + the order it arrived in."""
+
+
+@inline_kernel
+def _stack_keys(s: np.ndarray, keys: np.ndarray) -> None:
+    """Each disc's key, `keys[board * SEATS + seat]`: its distance times `STACKED` plus its place
+    in its board's order. The order is the keys' order, and a disc that lands on top of a
+    stack gets a key above all of its board's (`_random_plays`): no order to shift per move."""
+    for board in range(NUM_BOARDS):
+        row = DIST + board * SEATS
+        order = ORDER + board * SEATS
+        for i in range(s[N]):
+            seat = s[order + i]
+            keys[board * SEATS + seat] = s[row + seat] * STACKED + i
+
+
+@inline_kernel
+def _order_from_keys(s: np.ndarray, keys: np.ndarray, boards: int) -> None:
+    """The stack order of each board in the mask `boards` from the discs' keys: a disc's place
+    is the number of smaller keys (keys are distinct)."""
+    n = s[N]
+    while boards:
+        board = lowest_bit(boards)
+        boards &= boards - 1
+        for seat in range(n):
+            key = keys[board * SEATS + seat]
+            place = 0
+            for other in range(n):
+                place += keys[board * SEATS + other] < key
+            s[ORDER + board * SEATS + place] = seat
+
+
+@inline_kernel
+def _random_plays(
+    s: np.ndarray, rng: np.ndarray, keys: np.ndarray, actions: np.ndarray | None, taken: int
+) -> int:
+    """The rest of the play phase at random, as `_play` one after another would play it (same
+    draws, same moves); returns the number of plays. The stack orders are kept as keys
+    (`_stack_keys`) and written back once, before the scoring: `_set_disc`'s search and shift,
+    at every play, cost more than the rest of a play together."""
+    _stack_keys(s, keys)
+    arrival = SEATS  # above every place in an order
+    moved = 0
+    plays = 0
+    while True:
+        seat = s[TO_MOVE]
+        ways = _plays(s[HANDS + seat])  # the draw `legal`'s list would give
+        action = PLAY_OF_BIT[nth_bit(ways, int(uniform(rng) * popcount(ways)))]
+        if actions is not None:
+            actions[taken + plays] = action
+        plays += 1
+        kind = PLAY_KIND[action - PLAY]
+        board = PLAY_BOARD[action - PLAY]
+        s[HANDS + seat] -= 1 << 2 * kind
+        s[PLAYED + seat] += 1 << 2 * kind
+        s[STEPS] += 1
+        now = s[DIST + board * SEATS + seat]  # `_move`: on top, the king's disc capped
+        target = now + VALUE[kind]
+        if CAPPED[board]:
+            target = min(target, BOARD_SPACES[board])
+        if target != now:
+            s[DIST + board * SEATS + seat] = target
+            keys[board * SEATS + seat] = target * STACKED + arrival
+            arrival += 1
+            moved |= 1 << board
+        if _last_play(s, seat):
+            break
+    _order_from_keys(s, keys, moved)
+    s[HANDS : HANDS + s[N]] = 0  # the fifth card is discarded unseen [seed]
     _begin_scoring(s)
+    return plays
 
 
 @inline_kernel
@@ -694,6 +802,7 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
     a play after play) that calls its rule directly: the same moves as `apply` in turn, without
     going through `apply`'s dispatch at every step."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
+    keys = np.empty(NUM_BOARDS * SEATS, dtype=np.int64)  # `_random_plays`' stack keys
     taken = 0
     decisions = 0
     while True:
@@ -709,23 +818,19 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
         elif phase == DRAFTING:
             while s[PHASE] == DRAFTING:
                 seat = lowest_bit(s[DECIDING])
-                action = out[int(uniform(rng) * legal(s, seat, out))]
-                _keep(s, seat, action - KEEP - seat * NUM_KINDS)
+                kinds = _kinds(s[PACKETS + seat])  # `legal`'s n-th pick is the n-th kind held
+                kind = nth_bit(kinds, int(uniform(rng) * popcount(kinds))) >> 1
+                action = KEEP + seat * NUM_KINDS + kind
+                _keep(s, seat, kind)
                 s[STEPS] += 1
                 if actions is not None:
                     actions[taken] = action
                 taken += 1
                 decisions += 1
         elif phase == PLAYING:
-            while s[PHASE] == PLAYING:
-                seat = s[TO_MOVE]
-                action = out[int(uniform(rng) * legal(s, seat, out))]
-                _play(s, seat, PLAY_KIND[action - PLAY], PLAY_BOARD[action - PLAY])
-                s[STEPS] += 1
-                if actions is not None:
-                    actions[taken] = action
-                taken += 1
-                decisions += 1
+            plays = _random_plays(s, rng, keys, actions, taken)
+            taken += plays
+            decisions += plays
         elif phase == BONUS_MOVES:  # any board [seed]: the draw of `legal`'s list, unlisted
             action = BONUS + int(uniform(rng) * NUM_BOARDS)
             _bonus_move(s, action - BONUS)
