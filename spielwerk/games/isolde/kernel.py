@@ -431,6 +431,36 @@ def _end_deal(s: np.ndarray) -> None:
 
 
 @inline_kernel
+def _random_deal(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None, taken: int) -> int:
+    """The rest of the deal at random, as `_deal` one card after another would deal it; returns
+    the number of cards dealt. A card is the n-th of those left for a uniform n (`nth_bit`), so
+    each kind comes as likely as `sample_chance` deals it, from one draw and without its
+    retries; the deck, its size and the next receiver stay in registers until the end."""
+    n = s[N]
+    pool = s[POOL]
+    left = s[DECK_LEFT]
+    receiver = s[DEAL_TO]
+    end = DECK_SIZE - HAND * n
+    dealt = 0
+    while left > end:
+        card = nth_bit(pool, int(uniform(rng) * left))
+        pool ^= 1 << card
+        left -= 1
+        kind = KIND_OF_CARD[card]
+        s[PACKETS + receiver] += 1 << 2 * kind
+        receiver = receiver + 1 if receiver + 1 < n else 0
+        if actions is not None:
+            actions[taken + dealt] = DEAL + kind
+        dealt += 1
+    s[POOL] = pool
+    s[DECK_LEFT] = left
+    s[DEAL_TO] = receiver
+    s[STEPS] += dealt
+    _end_deal(s)
+    return dealt
+
+
+@inline_kernel
 def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     """Everybody keeps one card face down at once, then passes the rest. [seed]"""
     s[PACKETS + seat] -= 1 << 2 * kind
@@ -808,13 +838,7 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
     while True:
         phase = s[PHASE]
         if phase == DEALING:
-            while s[PHASE] == DEALING:
-                action = sample_chance(s, rng)
-                _deal(s, action - DEAL)
-                s[STEPS] += 1
-                if actions is not None:
-                    actions[taken] = action
-                taken += 1
+            taken += _random_deal(s, rng, actions, taken)
         elif phase == DRAFTING:
             while s[PHASE] == DRAFTING:
                 seat = lowest_bit(s[DECIDING])
