@@ -499,21 +499,13 @@ def _play(s: np.ndarray, seat: int, kind: int, board: int) -> None:
     s[HANDS + seat] -= 1 << 2 * kind
     s[PLAYED + seat] += 1 << 2 * kind
     _move(s, board, seat, VALUE[kind])
-    if not _last_play(s, seat):
-        return
-    s[HANDS : HANDS + s[N]] = 0  # the fifth card is discarded unseen [seed]
-    _begin_scoring(s)
-
-
-@inline_kernel
-def _last_play(s: np.ndarray, seat: int) -> bool:
-    """After `seat`'s play: whether it was the round's last; if not, the next seat is to move."""
     n = s[N]
     last = s[START_PLAYER] - 1 if s[START_PLAYER] else n - 1  # the seat before the start
     if seat != last or _size(s[HANDS + seat]) > CARDS_KEPT:
         s[TO_MOVE] = seat + 1 if seat + 1 < n else 0
-        return False
-    return True
+        return
+    s[HANDS : HANDS + n] = 0  # the fifth card is discarded unseen [seed]
+    _begin_scoring(s)
 
 
 STACKED = 128
@@ -561,6 +553,8 @@ def _random_plays(
     arrival = SEATS  # above every place in an order
     moved = 0
     plays = 0
+    n = s[N]
+    last = s[START_PLAYER] - 1 if s[START_PLAYER] else n - 1  # the seat before the start
     while True:
         seat = s[TO_MOVE]
         ways = _plays(s[HANDS + seat])  # the draw `legal`'s list would give
@@ -582,10 +576,13 @@ def _random_plays(
             keys[board * SEATS + seat] = target * STACKED + arrival
             arrival += 1
             moved |= 1 << board
-        if _last_play(s, seat):
+        # `_play`'s end of the round, written out: an inlined helper taking `s` with two
+        # exits would cost an atomic reference count increment and decrement at every play
+        if seat == last and _size(s[HANDS + seat]) <= CARDS_KEPT:
             break
+        s[TO_MOVE] = seat + 1 if seat + 1 < n else 0
     _order_from_keys(s, keys, moved)
-    s[HANDS : HANDS + s[N]] = 0  # the fifth card is discarded unseen [seed]
+    s[HANDS : HANDS + n] = 0  # the fifth card is discarded unseen [seed]
     _begin_scoring(s)
     return plays
 
@@ -695,13 +692,19 @@ def _next_bonus_move(s: np.ndarray) -> None:
 
 @inline_kernel
 def _bonus_move(s: np.ndarray, board: int) -> None:
+    _take_bonus_move(s, board)
+    _next_bonus_move(s)
+
+
+@inline_kernel
+def _take_bonus_move(s: np.ndarray, board: int) -> None:
+    """The next queued Isolde move, on `board`, and off the queue."""
     seat, steps = s[BONUS_QUEUE], s[BONUS_QUEUE + 2]
     left = s[BONUS_LEFT] - 1
     for i in range(3 * left):
         s[BONUS_QUEUE + i] = s[BONUS_QUEUE + 3 + i]
     s[BONUS_LEFT] = left
     _move(s, board, seat, steps)
-    _next_bonus_move(s)
 
 
 @kernel
@@ -856,13 +859,15 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
             taken += plays
             decisions += plays
         elif phase == BONUS_MOVES:  # any board [seed]: the draw of `legal`'s list, unlisted
-            action = BONUS + int(uniform(rng) * NUM_BOARDS)
-            _bonus_move(s, action - BONUS)
-            s[STEPS] += 1
-            if actions is not None:
-                actions[taken] = action
-            taken += 1
-            decisions += 1
+            while s[BONUS_LEFT]:  # `_bonus_move`s, the rest of the scoring called only once
+                action = BONUS + int(uniform(rng) * NUM_BOARDS)
+                _take_bonus_move(s, action - BONUS)
+                s[STEPS] += 1
+                if actions is not None:
+                    actions[taken] = action
+                taken += 1
+                decisions += 1
+            _next_bonus_move(s)
         elif phase == OVER:
             return decisions
         else:  # the tie-break: at most once a round
