@@ -93,6 +93,8 @@ for _b, _board in enumerate(BOARDS):
 SCORED_AFTER = np.array([sum(1 << r for r in b.scored_after) for b in BOARDS], dtype=np.int64)
 BOARD_SPACES = np.array([b.spaces for b in BOARDS], dtype=np.int64)
 CAPPED = np.array([int(b.cap) for b in BOARDS], dtype=np.int64)
+LIMIT = np.where(CAPPED == 1, BOARD_SPACES, 1 << 40)
+"""How far a disc may go on each board: the king's last space, else (as good as) no limit."""
 _RESET = {RESET_START: 0, RESET_SPREAD: 1}
 RESET = np.array([_RESET.get(b.reset, 2) for b in BOARDS], dtype=np.int64)
 ADVANCED_RESET = np.array([_RESET.get(b.advanced_reset, 2) for b in BOARDS], dtype=np.int64)
@@ -555,8 +557,8 @@ def _random_plays(
     plays = 0
     n = s[N]
     last = s[START_PLAYER] - 1 if s[START_PLAYER] else n - 1  # the seat before the start
+    seat = s[TO_MOVE]
     while True:
-        seat = s[TO_MOVE]
         ways = _plays(s[HANDS + seat])  # the draw `legal`'s list would give
         action = PLAY_OF_BIT[nth_bit(ways, int(uniform(rng) * popcount(ways)))]
         if actions is not None:
@@ -566,21 +568,22 @@ def _random_plays(
         board = PLAY_BOARD[action - PLAY]
         s[HANDS + seat] -= 1 << 2 * kind
         s[PLAYED + seat] += 1 << 2 * kind
-        s[STEPS] += 1
-        now = s[DIST + board * SEATS + seat]  # `_move`: on top, the king's disc capped
-        target = now + VALUE[kind]
-        if CAPPED[board]:
-            target = min(target, BOARD_SPACES[board])
-        if target != now:
-            s[DIST + board * SEATS + seat] = target
-            keys[board * SEATS + seat] = target * STACKED + arrival
-            arrival += 1
-            moved |= 1 << board
+        # `_move` without a branch on the board (a random one is a missed branch): forward,
+        # the king's disc capped; a disc that stays (the king's at the end) keeps its key
+        disc = board * SEATS + seat
+        now = s[DIST + disc]
+        target = min(now + VALUE[kind], LIMIT[board])
+        keys[disc] = target * STACKED + arrival if target != now else keys[disc]
+        s[DIST + disc] = target
+        arrival += 1
+        moved |= 1 << board
         # `_play`'s end of the round, written out: an inlined helper taking `s` with two
         # exits would cost an atomic reference count increment and decrement at every play
         if seat == last and _size(s[HANDS + seat]) <= CARDS_KEPT:
             break
-        s[TO_MOVE] = seat + 1 if seat + 1 < n else 0
+        seat = seat + 1 if seat + 1 < n else 0
+    s[TO_MOVE] = seat  # the last to play, as `_play` leaves it
+    s[STEPS] += plays
     _order_from_keys(s, keys, moved)
     s[HANDS : HANDS + n] = 0  # the fifth card is discarded unseen [seed]
     _begin_scoring(s)
@@ -632,7 +635,7 @@ def _set_disc(s: np.ndarray, board: int, seat: int, target: int, on_top: bool) -
     s[row + seat] = target
 
 
-@kernel
+@inline_kernel
 def _begin_scoring(s: np.ndarray) -> None:
     """Advanced rule 1: first the start player may go on top of its stack on one board. [seed]"""
     if s[TIEBREAK_RULE]:
@@ -644,7 +647,7 @@ def _begin_scoring(s: np.ndarray) -> None:
     _begin_isolde_scoring(s)
 
 
-@kernel
+@inline_kernel
 def _begin_isolde_scoring(s: np.ndarray) -> None:
     """Isolde first: 3rd, 2nd, 1st each move one own disc by 1, 2, 3 spaces. [seed]"""
     if (SCORED_AFTER[ISOLDE] >> s[ROUND]) & 1:
@@ -756,7 +759,7 @@ def _score_boards(s: np.ndarray) -> None:
     _end_round(s)
 
 
-@kernel
+@inline_kernel
 def _end_round(s: np.ndarray) -> None:
     """Reset after round 3; the game ends after round 6. [seed]"""
     if s[ROUND] == RESET_AFTER:
