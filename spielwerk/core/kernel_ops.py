@@ -43,10 +43,15 @@ def lowest_bit(x: int) -> int:
     return trailing_zeros(x)  # type: ignore[call-arg] # typing context: given by Numba
 
 
-HAS_PDEP = getattr(config, "CPU_NAME") is None and bool(  # noqa: B009 - untyped attribute
-    binding.get_host_cpu_features().get("bmi2")
+SLOW_PDEP_CPUS = ("bdver4", "znver1", "znver2")
+"""AMD CPUs whose `pdep` is microcode taking up to some 300 cycles: the loop is faster there."""
+HAS_PDEP = (
+    getattr(config, "CPU_NAME") is None  # noqa: B009 - untyped attribute
+    and bool(binding.get_host_cpu_features().get("bmi2"))
+    and binding.get_host_cpu_name() not in SLOW_PDEP_CPUS
 )
-"""Whether kernels are compiled for this CPU and it has BMI2's `pdep` (x86 since 2013)."""
+"""Whether kernels are compiled for this CPU and it has a fast BMI2 `pdep` (Intel since 2013,
+AMD since Zen 3)."""
 
 
 @intrinsic
