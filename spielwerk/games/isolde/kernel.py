@@ -667,7 +667,13 @@ def _begin_isolde_scoring(s: np.ndarray) -> None:
             s[BONUS_QUEUE + 3 * back + 2] = TABLE[ISOLDE, place]
         s[BONUS_LEFT] = count
         s[SETBACK_LEFT] = count
-    _next_bonus_move(s)
+    # the first Isolde move's turn without calling `_next_bonus_move` (a call passing `s` costs
+    # an atomic reference count increment and decrement); one exit, as an inlined helper needs
+    if s[BONUS_LEFT]:
+        s[PHASE] = BONUS_MOVES
+        s[TO_MOVE] = s[BONUS_QUEUE]
+    else:
+        _next_bonus_move(s)
 
 
 @kernel
@@ -710,7 +716,7 @@ def _take_bonus_move(s: np.ndarray, board: int) -> None:
     _move(s, board, seat, steps)
 
 
-@kernel
+@inline_kernel
 def _score_boards(s: np.ndarray) -> None:
     """The other boards due this round, in the order of the data file."""
     n = s[N]
