@@ -546,11 +546,13 @@ def _order_from_keys(s: np.ndarray, keys: np.ndarray, boards: int) -> None:
 @inline_kernel
 def _random_plays(
     s: np.ndarray, rng: np.ndarray, keys: np.ndarray, actions: np.ndarray | None, taken: int
-) -> int:
+) -> tuple[int, int]:
     """The rest of the play phase at random, as `_play` one after another would play it (same
-    draws, same moves); returns the number of plays. The stack orders are kept as keys
-    (`_stack_keys`) and written back once, before the scoring: `_set_disc`'s search and shift,
-    at every play, cost more than the rest of a play together."""
+    draws, same moves), up to the scoring's start; returns the number of plays and the mask of
+    the boards a disc moved on. The stack orders are kept as keys (`_stack_keys`; the next disc
+    to arrive takes `SEATS + plays`) and the caller writes them back (`_order_from_keys`) and
+    begins the scoring: `_set_disc`'s search and shift, at every play, cost more than the rest
+    of a play together."""
     _stack_keys(s, keys)
     arrival = SEATS  # above every place in an order
     moved = 0
@@ -584,10 +586,8 @@ def _random_plays(
         seat = seat + 1 if seat + 1 < n else 0
     s[TO_MOVE] = seat  # the last to play, as `_play` leaves it
     s[STEPS] += plays
-    _order_from_keys(s, keys, moved)
     s[HANDS : HANDS + n] = 0  # the fifth card is discarded unseen [seed]
-    _begin_scoring(s)
-    return plays
+    return plays, moved
 
 
 @inline_kernel
@@ -650,6 +650,19 @@ def _begin_scoring(s: np.ndarray) -> None:
 @inline_kernel
 def _begin_isolde_scoring(s: np.ndarray) -> None:
     """Isolde first: 3rd, 2nd, 1st each move one own disc by 1, 2, 3 spaces. [seed]"""
+    _queue_isolde_moves(s)
+    # the first Isolde move's turn without calling `_next_bonus_move` (a call passing `s` costs
+    # an atomic reference count increment and decrement); one exit, as an inlined helper needs
+    if s[BONUS_LEFT]:
+        s[PHASE] = BONUS_MOVES
+        s[TO_MOVE] = s[BONUS_QUEUE]
+    else:
+        _next_bonus_move(s)
+
+
+@inline_kernel
+def _queue_isolde_moves(s: np.ndarray) -> None:
+    """The Isolde moves due, queued: from the last rewarded place on. [seed]"""
     if (SCORED_AFTER[ISOLDE] >> s[ROUND]) & 1:
         rewarded = min(TABLE_LEN[ISOLDE], s[N] - 1)
         row = DIST + ISOLDE * SEATS
@@ -667,13 +680,6 @@ def _begin_isolde_scoring(s: np.ndarray) -> None:
             s[BONUS_QUEUE + 3 * back + 2] = TABLE[ISOLDE, place]
         s[BONUS_LEFT] = count
         s[SETBACK_LEFT] = count
-    # the first Isolde move's turn without calling `_next_bonus_move` (a call passing `s` costs
-    # an atomic reference count increment and decrement); one exit, as an inlined helper needs
-    if s[BONUS_LEFT]:
-        s[PHASE] = BONUS_MOVES
-        s[TO_MOVE] = s[BONUS_QUEUE]
-    else:
-        _next_bonus_move(s)
 
 
 @kernel
@@ -682,6 +688,12 @@ def _next_bonus_move(s: np.ndarray) -> None:
         s[PHASE] = BONUS_MOVES
         s[TO_MOVE] = s[BONUS_QUEUE]
         return
+    _end_isolde_moves(s)
+
+
+@inline_kernel
+def _end_isolde_moves(s: np.ndarray) -> None:
+    """The Isolde moves made: advanced rule 2's setback, then the other boards' scoring."""
     if s[SETBACK_RULE]:
         # Advanced rule 2: who moved steps back 1 on Isolde's board, front first. [seed][design]
         movers = 0
@@ -864,9 +876,39 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
                 taken += 1
                 decisions += 1
         elif phase == PLAYING:
-            plays = _random_plays(s, rng, keys, actions, taken)
+            plays, moved = _random_plays(s, rng, keys, actions, taken)
             taken += plays
             decisions += plays
+            if s[TIEBREAK_RULE]:  # advanced rule 1: maybe a tie-break first, as `apply` has it
+                _order_from_keys(s, keys, moved)
+                _begin_scoring(s)
+                continue
+            # `_begin_isolde_scoring` and the `_bonus_move`s, the discs still keyed: Isolde's
+            # order written back for its places, the Isolde moves' discs keyed as a play's
+            # (no `_set_disc`: its search and shift branch on the random board), every order
+            # written back once before the rest of the scoring
+            _order_from_keys(s, keys, moved & (1 << ISOLDE))
+            _queue_isolde_moves(s)
+            arrival = SEATS + plays
+            left = s[BONUS_LEFT]
+            for i in range(left):  # any board [seed]: the draw of `legal`'s list, unlisted
+                board = int(uniform(rng) * NUM_BOARDS)
+                seat = s[BONUS_QUEUE + 3 * i]
+                disc = board * SEATS + seat
+                now = s[DIST + disc]
+                target = min(now + s[BONUS_QUEUE + 3 * i + 2], LIMIT[board])
+                keys[disc] = target * STACKED + arrival if target != now else keys[disc]
+                s[DIST + disc] = target
+                arrival += 1
+                moved |= 1 << board
+                if actions is not None:
+                    actions[taken + i] = BONUS + board
+            s[BONUS_LEFT] = 0
+            s[STEPS] += left
+            taken += left
+            decisions += left
+            _order_from_keys(s, keys, moved)
+            _end_isolde_moves(s)
         elif phase == BONUS_MOVES:  # any board [seed]: the draw of `legal`'s list, unlisted
             while s[BONUS_LEFT]:  # `_bonus_move`s, the rest of the scoring called only once
                 action = BONUS + int(uniform(rng) * NUM_BOARDS)
