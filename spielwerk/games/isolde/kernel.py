@@ -90,6 +90,13 @@ for _b, _board in enumerate(BOARDS):
     for _i, (_from, _points) in enumerate(_board.space_points):
         SPACE_FROM[_b, _i] = _from
         SPACE_POINTS[_b, _i] = _points
+AWARD = np.zeros((SEATS + 1, NUM_BOARDS, SEATS + 1), dtype=np.int64)
+"""`AWARD[n, board, place]`: a place's points at n players, 0 past the rewarded places (the
+last place never is), so a scoring loop adds them without a branch."""
+for _n in range(SEATS + 1):
+    for _b, _board in enumerate(BOARDS):
+        for _place in range(min(len(_board.table), _n - 1)):
+            AWARD[_n, _b, _place] = _board.table[_place]
 SCORED_AFTER = np.array([sum(1 << r for r in b.scored_after) for b in BOARDS], dtype=np.int64)
 BOARD_SPACES = np.array([b.spaces for b in BOARDS], dtype=np.int64)
 CAPPED = np.array([int(b.cap) for b in BOARDS], dtype=np.int64)
@@ -736,36 +743,32 @@ def _score_boards(s: np.ndarray) -> None:
         if not (SCORED_AFTER[board] >> s[ROUND]) & 1:
             continue
         scoring = SCORING[board]
-        rewarded = min(TABLE_LEN[board], n - 1)  # the last place is never rewarded [seed]
+        # the last place is never rewarded [seed] (`AWARD`)
+        # (whether a disc is placed as a number: a branch on it is missed as often as not)
         if scoring == 1:  # places, front first, the discs on the start unplaced [seed]
             row = DIST + board * SEATS
             order = ORDER + board * SEATS
-            place = 0
+            first = s[QUEST_FIRST] if board == QUEST else AWARD[n, board, 0]
+            place = 0  # the discs on the start are the rearmost: `place` counts those ahead
             for i in range(n - 1, -1, -1):
                 seat = s[order + i]
-                if place < rewarded and s[row + seat] > 0:
-                    points = TABLE[board, place]
-                    if board == QUEST and place == 0:
-                        points = s[QUEST_FIRST]
-                    s[SCORES + seat] += points
-                    place += 1
+                placed = int(s[row + seat] > 0)
+                points = first if place == 0 else AWARD[n, board, place]
+                s[SCORES + seat] += points * placed
+                place += placed
         elif scoring == 2:  # penalties: the rearmost lose, the start space is last [seed]
             row = DIST + board * SEATS
             order = ORDER + board * SEATS
-            first = 0
-            on_start = False
+            given = 0  # 1 if a disc is on the start: the start space is the last place
             for p in range(n):
-                if s[row + p] == 0:
-                    s[SCORES + p] += TABLE[board, 0]
-                    on_start = True
-            if on_start:
-                first = 1
-            given = first
+                on_start = int(s[row + p] == 0)
+                s[SCORES + p] += TABLE[board, 0] * on_start
+                given |= on_start
             for i in range(n):
                 seat = s[order + i]
-                if s[row + seat] > 0 and given < rewarded:
-                    s[SCORES + seat] += TABLE[board, given]
-                    given += 1
+                placed = int(s[row + seat] > 0)
+                s[SCORES + seat] += AWARD[n, board, given] * placed
+                given += placed
         elif scoring == 3:  # points by space (the king)
             for p in range(n):
                 distance = s[DIST + board * SEATS + p]
