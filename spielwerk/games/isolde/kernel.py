@@ -518,6 +518,8 @@ def _play(s: np.ndarray, seat: int, kind: int, board: int) -> None:
 
 
 STACKED = 128
+UNSEATED = 1 << 62
+"""The key of a seat past the player count: above every disc's (`_order_from_keys`)."""
 """A disc's stack key (`_stack_keys`): distance * STACKED + the order it arrived in."""
 
 
@@ -545,23 +547,27 @@ def _order_from_keys(s: np.ndarray, keys: np.ndarray, boards: int) -> None:
         for seat in range(n):
             key = keys[board * SEATS + seat]
             place = 0
-            for other in range(n):
+            for other in range(SEATS):  # a fixed count, unrolled: the keys past n are `UNSEATED`
                 place += keys[board * SEATS + other] < key
             s[ORDER + board * SEATS + place] = seat
 
 
 @inline_kernel
 def _random_plays(
-    s: np.ndarray, rng: np.ndarray, keys: np.ndarray, actions: np.ndarray | None, taken: int
+    s: np.ndarray,
+    rng: np.ndarray,
+    keys: np.ndarray,
+    arrival: int,
+    actions: np.ndarray | None,
+    taken: int,
 ) -> tuple[int, int]:
     """The rest of the play phase at random, as `_play` one after another would play it (same
     draws, same moves), up to the scoring's start; returns the number of plays and the mask of
-    the boards a disc moved on. The stack orders are kept as keys (`_stack_keys`; the next disc
-    to arrive takes `SEATS + plays`) and the caller writes them back (`_order_from_keys`) and
+    the boards a disc moved on. The stack orders are kept as keys (`_stack_keys`, each below
+    `arrival`, which the next disc to arrive takes, the one after `arrival + 1`, ...) and the
+    caller writes them back (`_order_from_keys`) and
     begins the scoring: `_set_disc`'s search and shift, at every play, cost more than the rest
     of a play together."""
-    _stack_keys(s, keys)
-    arrival = SEATS  # above every place in an order
     moved = 0
     plays = 0
     n = s[N]
@@ -859,7 +865,9 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
     a play after play) that calls its rule directly: the same moves as `apply` in turn, without
     going through `apply`'s dispatch at every step."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
-    keys = np.empty(NUM_BOARDS * SEATS, dtype=np.int64)  # `_random_plays`' stack keys
+    keys = np.full(NUM_BOARDS * SEATS, UNSEATED, dtype=np.int64)  # `_random_plays`' stack keys
+    keyed = False  # whether `keys` are the discs' (as `_stack_keys` and later arrivals keep them)
+    arrival = SEATS  # above the arrival part of every key
     taken = 0
     decisions = 0
     while True:
@@ -879,9 +887,13 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
                 taken += 1
                 decisions += 1
         elif phase == PLAYING:
-            plays, moved = _random_plays(s, rng, keys, actions, taken)
+            if not keyed:
+                _stack_keys(s, keys)
+                arrival = SEATS
+            plays, moved = _random_plays(s, rng, keys, arrival, actions, taken)
             taken += plays
             decisions += plays
+            keyed = False
             if s[TIEBREAK_RULE]:  # advanced rule 1: maybe a tie-break first, as `apply` has it
                 _order_from_keys(s, keys, moved)
                 _begin_scoring(s)
@@ -892,7 +904,7 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
             # written back once before the rest of the scoring
             _order_from_keys(s, keys, moved & (1 << ISOLDE))
             _queue_isolde_moves(s)
-            arrival = SEATS + plays
+            arrival += plays
             left = s[BONUS_LEFT]
             for i in range(left):  # any board [seed]: the draw of `legal`'s list, unlisted
                 board = int(uniform(rng) * NUM_BOARDS)
@@ -911,6 +923,14 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
             taken += left
             decisions += left
             _order_from_keys(s, keys, moved)
+            # the keys stay the discs' into the next round's plays unless a disc moves without
+            # them: a setback (advanced rule 2) or the reset after round 3; and while the
+            # arrivals stay below `STACKED` (a round brings at most `SEATS * HAND + 3`)
+            keyed = (
+                not s[SETBACK_RULE]
+                and s[ROUND] != RESET_AFTER
+                and arrival + SEATS * HAND + 3 < STACKED
+            )
             _end_isolde_moves(s)
         elif phase == BONUS_MOVES:  # any board [seed]: the draw of `legal`'s list, unlisted
             while s[BONUS_LEFT]:  # `_bonus_move`s, the rest of the scoring called only once
