@@ -865,7 +865,18 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
     a play after play) that calls its rule directly: the same moves as `apply` in turn, without
     going through `apply`'s dispatch at every step."""
     out = np.empty(MAX_LEGAL, dtype=np.int64)
-    keys = np.full(NUM_BOARDS * SEATS, UNSEATED, dtype=np.int64)  # `_random_plays`' stack keys
+    keys = np.full(NUM_BOARDS * SEATS, UNSEATED, dtype=np.int64)
+    return _play_randomly_with(s, rng, actions, out, keys)
+
+
+@inline_kernel
+def _play_randomly_with(
+    s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None, out: np.ndarray, keys: np.ndarray
+) -> int:
+    """`_play_randomly` with its scratch arrays given (a batch allocates them once, and calls
+    no kernel with its reference counting per game): `out`, `MAX_LEGAL` ids; `keys`, the stack
+    keys of `_random_plays`, `NUM_BOARDS * SEATS` of them, `UNSEATED` past the player count
+    (they are kept so: only a game of the same player count may use them next)."""
     keyed = False  # whether `keys` are the discs' (as `_stack_keys` and later arrivals keep them)
     arrival = SEATS  # above the arrival part of every key
     taken = 0
@@ -943,7 +954,7 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
                 decisions += 1
             _next_bonus_move(s)
         elif phase == OVER:
-            return decisions
+            break
         else:  # the tie-break: at most once a round
             action = out[int(uniform(rng) * legal(s, s[TO_MOVE], out))]
             apply(s, action)
@@ -951,6 +962,7 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None) -
                 actions[taken] = action
             taken += 1
             decisions += 1
+    return decisions  # one exit: an inlined helper's second would cost a reference count
 
 
 @kernel
@@ -987,9 +999,11 @@ def play_batch(
     rng = new_generator(seed_value)
     initial = new(players, start_player, tiebreak, setback, reset, quest_first)
     s = initial.copy()
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
+    keys = np.full(NUM_BOARDS * SEATS, UNSEATED, dtype=np.int64)
     for g in range(games):
         s[:] = initial
-        decisions[g] = rollout(s, rng)
+        decisions[g] = _play_randomly_with(s, rng, None, out, keys)  # `rollout`, inlined
         steps[g] = s[STEPS]
         for p in range(players):
             scores[g, p] = s[SCORES + p]
