@@ -102,6 +102,21 @@ def uniform(rng: np.ndarray) -> float:
     return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@inline_kernel
+def uniform_index(rng: np.ndarray, count: int) -> int:
+    """`int(uniform(rng) * count)` for a count below 2**11, from the same draw in integers
+    (the draw's 53 bits times the count, the top bits kept): no conversion to and from a float,
+    some 10% of Isolde's random play. The two agree unless the float product rounds up onto
+    the next integer (the exact product a few units of 2**-53 below it): fewer than 2 * count
+    of the 2**53 values of a draw, where this one is the exact floor."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return int(((z >> np.uint64(11)) * np.uint64(count)) >> np.uint64(53))
+
+
 SOFTMAX_FLOOR = -64.0
 """Logits this far below the best move's get probability 0 (e^-64 is nothing anyway)."""
 

@@ -29,6 +29,7 @@ from spielwerk.core.kernel_ops import (
     nth_bit,
     popcount,
     uniform,
+    uniform_index,
 )
 from spielwerk.core.state import CHANCE, TERMINAL
 from spielwerk.games.isolde.actions import (
@@ -452,7 +453,7 @@ def _random_deal(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None, tak
     end = DECK_SIZE - HAND * n
     dealt = 0
     while left > end:
-        card = nth_bit(pool, int(uniform(rng) * left))
+        card = nth_bit(pool, uniform_index(rng, left))
         pool ^= 1 << card
         left -= 1
         kind = KIND_OF_CARD[card]
@@ -575,7 +576,7 @@ def _random_plays(
     seat = s[TO_MOVE]
     while True:
         ways = _plays(s[HANDS + seat])  # the draw `legal`'s list would give
-        action = PLAY_OF_BIT[nth_bit(ways, int(uniform(rng) * popcount(ways)))]
+        action = PLAY_OF_BIT[nth_bit(ways, uniform_index(rng, popcount(ways)))]
         if actions is not None:
             actions[taken + plays] = action
         plays += 1
@@ -889,7 +890,7 @@ def _play_randomly_with(
             while s[PHASE] == DRAFTING:
                 seat = lowest_bit(s[DECIDING])
                 kinds = _kinds(s[PACKETS + seat])  # `legal`'s n-th pick is the n-th kind held
-                kind = nth_bit(kinds, int(uniform(rng) * popcount(kinds))) >> 1
+                kind = nth_bit(kinds, uniform_index(rng, popcount(kinds))) >> 1
                 action = KEEP + seat * NUM_KINDS + kind
                 _keep(s, seat, kind)
                 s[STEPS] += 1
@@ -918,7 +919,7 @@ def _play_randomly_with(
             arrival += plays
             left = s[BONUS_LEFT]
             for i in range(left):  # any board [seed]: the draw of `legal`'s list, unlisted
-                board = int(uniform(rng) * NUM_BOARDS)
+                board = uniform_index(rng, NUM_BOARDS)
                 seat = s[BONUS_QUEUE + 3 * i]
                 disc = board * SEATS + seat
                 now = s[DIST + disc]
