@@ -477,8 +477,14 @@ def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     s[KEPT + seat] += 1 << 2 * kind
     s[PICKS + s[DRAFT_STEP] * SEATS + seat] = kind
     s[DECIDING] &= ~(1 << seat)
-    if s[DECIDING]:
-        return
+    if not s[DECIDING]:
+        _pass_packets(s)
+
+
+@inline_kernel
+def _pass_packets(s: np.ndarray) -> None:
+    """Every seat has kept its card of the draft step: the packets pass on, and the next step
+    begins or the play; one exit, as an inlined helper taking `s` needs."""
     n = s[N]
     if DIRECTIONS[(s[ROUND] - 1) % DIRECTIONS.shape[0]] > 0:  # +1 or -1 (params)
         last = s[PACKETS + n - 1]  # each seat gets the packet of the seat before it
@@ -493,15 +499,15 @@ def _keep(s: np.ndarray, seat: int, kind: int) -> None:
     s[DRAFT_STEP] += 1
     if s[DRAFT_STEP] < DRAFT_PICKS:
         s[DECIDING] = (1 << n) - 1
-        return
-    # The last card passed on is kept without a choice; the five go to the hand. [seed]
-    for p in range(n):
-        s[HANDS + p] = s[KEPT + p] + s[PACKETS + p]  # counts add: no kind overflows its 2 bits
-        s[KEPT + p] = 0
-        s[PACKETS + p] = 0
-    s[PHASE] = PLAYING
-    s[TO_MOVE] = s[START_PLAYER]
-    s[DECIDING] = 0
+    else:
+        # The last card passed on is kept without a choice; the five go to the hand. [seed]
+        for p in range(n):
+            s[HANDS + p] = s[KEPT + p] + s[PACKETS + p]  # counts add: no kind overflows 2 bits
+            s[KEPT + p] = 0
+            s[PACKETS + p] = 0
+        s[PHASE] = PLAYING
+        s[TO_MOVE] = s[START_PLAYER]
+        s[DECIDING] = 0
 
 
 @inline_kernel
@@ -887,7 +893,8 @@ def _play_randomly_with(
         if phase == DEALING:
             taken += _random_deal(s, rng, actions, taken)
         elif phase == DRAFTING:
-            while s[PHASE] == DRAFTING:
+            while s[PHASE] == DRAFTING and s[DECIDING] != (1 << s[N]) - 1:
+                # the rest of a draft step begun before: pick by pick
                 seat = lowest_bit(s[DECIDING])
                 kinds = _kinds(s[PACKETS + seat])  # `legal`'s n-th pick is the n-th kind held
                 kind = nth_bit(kinds, uniform_index(rng, popcount(kinds))) >> 1
@@ -898,6 +905,24 @@ def _play_randomly_with(
                     actions[taken] = action
                 taken += 1
                 decisions += 1
+            while s[PHASE] == DRAFTING:
+                # a whole draft step: every seat keeps one, lowest first (as `_keep` pick by
+                # pick, but without its bookkeeping of who is still to pick each time)
+                n = s[N]
+                picks = PICKS + s[DRAFT_STEP] * SEATS
+                for seat in range(n):
+                    kinds = _kinds(s[PACKETS + seat])
+                    kind = nth_bit(kinds, uniform_index(rng, popcount(kinds))) >> 1
+                    s[PACKETS + seat] -= 1 << 2 * kind
+                    s[KEPT + seat] += 1 << 2 * kind
+                    s[picks + seat] = kind
+                    if actions is not None:
+                        actions[taken + seat] = KEEP + seat * NUM_KINDS + kind
+                s[DECIDING] = 0
+                s[STEPS] += n
+                taken += n
+                decisions += n
+                _pass_packets(s)
         elif phase == PLAYING:
             if not keyed:
                 _stack_keys(s, keys)
