@@ -91,15 +91,21 @@ has it (a random `n` makes the loop's exit a missed branch), else the loop."""
 
 
 @inline_kernel
-def uniform(rng: np.ndarray) -> float:
-    """A uniform float in [0, 1) from a private generator whose state is `rng[0]` (uint64,
+def _draw_bits(rng: np.ndarray) -> np.uint64:
+    """The next 53 random bits of a private generator whose state is `rng[0]` (uint64,
     splitmix64): environments keep one each, so their games do not depend on each other."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
     z = rng[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return z >> np.uint64(11)
+
+
+@inline_kernel
+def uniform(rng: np.ndarray) -> float:
+    """A uniform float in [0, 1) from the generator `rng` (`_draw_bits`)."""
+    return float(_draw_bits(rng)) * (1.0 / 9007199254740992.0)
 
 
 @inline_kernel
@@ -109,12 +115,7 @@ def uniform_index(rng: np.ndarray, count: int) -> int:
     some 10% of Isolde's random play. The two agree unless the float product rounds up onto
     the next integer (the exact product a few units of 2**-53 below it): fewer than 2 * count
     of the 2**53 values of a draw, where this one is the exact floor."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return int(((z >> np.uint64(11)) * np.uint64(count)) >> np.uint64(53))
+    return int((_draw_bits(rng) * np.uint64(count)) >> np.uint64(53))
 
 
 SOFTMAX_FLOOR = -64.0
