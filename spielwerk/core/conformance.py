@@ -300,6 +300,25 @@ def play_random(
     return state
 
 
+def decision_states(game: Game, num_players: int, seed: int) -> list[State]:
+    """A copy of the state at every decision of one seeded random game, for tests that judge
+    what a seat may do there: chance from `sample_chance`, each deciding seat (every one of a
+    simultaneous decision, lowest first) a uniform choice, all from `random.Random(seed)`."""
+    state = game.new_state(num_players, seed=seed)
+    rng = random.Random(seed)
+    copies: list[State] = []
+    for _ in play_on(state):
+        if state.is_chance():
+            state.apply(state.sample_chance(rng))
+            continue
+        copies.append(state.clone())
+        seats = deciders(state)
+        moves = [(seat, rng.choice(state.legal_actions(seat))) for seat in seats]
+        for seat, action in moves:
+            _apply_as(state, action, seat)
+    return copies
+
+
 def games_under_test() -> list[str]:
     """The registered games, or only those named in the environment variable
     SPIELWERK_TEST_GAMES (comma-separated), for checking one game while others are in work."""

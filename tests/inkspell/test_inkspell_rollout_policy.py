@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
@@ -29,6 +30,7 @@ from spielwerk.agents.network import (
     read_model,
     save_model,
 )
+from spielwerk.core.conformance import decision_states
 from spielwerk.core.kernel_ops import generator
 from spielwerk.games.inkspell import kernel as ink
 from spielwerk.games.inkspell import kernel_policy as policy
@@ -52,16 +54,7 @@ def decisions(
 ) -> list[InkspellState]:
     """A copy of the state at every decision of one seeded random game of the engine."""
     game = spielwerk.load("inkspell", **(options or {}))
-    state = game.new_state(players, seed=seed)
-    rng = random.Random(seed)
-    out = []
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(rng))
-            continue
-        out.append(state.clone())
-        state.apply(rng.choice(state.legal_actions()), int(state.to_move))
-    return out
+    return cast(list[InkspellState], decision_states(game, players, seed))
 
 
 def features_of(s: np.ndarray, ids: np.ndarray) -> np.ndarray:

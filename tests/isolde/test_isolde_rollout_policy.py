@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from spielwerk.agents.network import (
     network_metadata,
     save_model,
 )
+from spielwerk.core.conformance import deciders, decision_states
 from spielwerk.core.kernel_ops import generator
 from spielwerk.games.isolde import kernel as isolde
 from spielwerk.games.isolde import kernel_policy as policy
@@ -47,20 +49,8 @@ def decisions(
     """Every decision along one seeded random game of the engine: (a copy of the state, the
     seats deciding there: all the draft's pickers at once, else the one to move)."""
     game = spielwerk.load("isolde", **options)
-    state = game.new_state(players, seed=seed)
-    rng = random.Random(seed)
-    out = []
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(rng))
-            continue
-        to_move = state.to_move
-        seats = sorted(to_move) if isinstance(to_move, frozenset) else [int(to_move)]
-        out.append((state.clone(), seats))
-        moves = [(seat, rng.choice(state.legal_actions(seat))) for seat in seats]
-        for seat, action in moves:
-            state.apply(action, seat)
-    return out
+    states = cast(list[IsoldeState], decision_states(game, players, seed))
+    return [(state, deciders(state)) for state in states]
 
 
 @pytest.mark.parametrize("players", [2, 4, 5])

@@ -4,7 +4,6 @@ features from the mover's information alone, and model files that carry its weig
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +24,7 @@ from spielwerk.agents.network import (
     network_metadata,
     save_model,
 )
+from spielwerk.core import conformance
 from spielwerk.core.kernel_ops import generator
 from spielwerk.games.witches import kernel as witches
 from spielwerk.sim.match import play_game
@@ -43,16 +43,7 @@ def weight_sets() -> list[np.ndarray]:
 def decision_states(players: int, options: dict[str, object], seed: int) -> list[np.ndarray]:
     """Kernel arrays of every decision along one seeded random game of the engine."""
     game = spielwerk.load("witches", **options)
-    state = game.new_state(players, seed=seed)
-    rng = random.Random(seed)
-    out = []
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(state.sample_chance(rng))
-            continue
-        out.append(witches.from_state(state))
-        state.apply(rng.choice(state.legal_actions()))
-    return out
+    return [witches.from_state(state) for state in conformance.decision_states(game, players, seed)]
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
