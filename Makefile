@@ -9,6 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 RUN_STAMP := $(VENV)/.run-stamp
+NATIVE_STAMP := $(VENV)/.native-stamp
 # axe-core, the accessibility checker the browser tests load into the pages: npm ci installs
 # exactly the version tests/web/package-lock.json pins (skipped with a note if npm is missing).
 AXE := tests/web/node_modules/axe-core/axe.min.js
@@ -27,7 +28,13 @@ $(AXE): tests/web/package.json tests/web/package-lock.json
 	  npm ci --prefix tests/web --ignore-scripts --no-audit --no-fund --loglevel=error && touch $(AXE); \
 	else echo "npm is missing: the accessibility tests will be skipped (.ci/run installs it)"; fi
 
-install: $(STAMP) $(AXE)
+# The rules' hot modules compiled by mypyc (spielwerk/native.py), rebuilt when the rules change;
+# without a C compiler the source runs instead, slower, and the build says so.
+$(NATIVE_STAMP): $(STAMP) spielwerk/native.py spielwerk/native_build.py $(wildcard spielwerk/core/*.py spielwerk/games/*/*.py)
+	SPIELWERK_PURE_PYTHON=1 $(BIN)/python -m spielwerk.native_build || echo "spielwerk: no compiled rules (a C compiler is needed); the source runs"
+	touch $(NATIVE_STAMP)
+
+install: $(STAMP) $(NATIVE_STAMP) $(AXE)
 
 # Serving needs the core and the web extra only; after a full install there is nothing to add.
 $(RUN_STAMP): pyproject.toml
@@ -42,7 +49,7 @@ PORT ?= 8000
 run: $(RUN_STAMP)  # the server prints the lobby's URL once it listens; Ctrl-C stops it
 	$(BIN)/spielwerk serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP) $(AXE)
+test: $(STAMP) $(NATIVE_STAMP) $(AXE)
 	$(BIN)/python -m pytest -n 2 -q
 
 lint: $(STAMP)
@@ -54,4 +61,5 @@ bench-winrates: $(STAMP)
 	$(BIN)/python bench/winrates.py --games 400 --jobs 2
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/web/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/web/node_modules build
+	find spielwerk -name "*.so" -delete

@@ -5,7 +5,11 @@
 >>> state = game.new_state(4, seed=1)
 """
 
-from spielwerk.core import (
+from spielwerk import native
+
+native.guard()  # before any rule is imported: never a stale compiled build
+
+from spielwerk.core import (  # noqa: E402
     CHANCE,
     TERMINAL,
     Action,
@@ -21,8 +25,8 @@ from spielwerk.core import (
     load_record,
     replay,
 )
-from spielwerk.core.registry import register
-from spielwerk.games import BUILTIN_GAMES
+from spielwerk.core.registry import register  # noqa: E402
+from spielwerk.games import BUILTIN_GAMES  # noqa: E402
 
 # The composition root: the core knows no game, the package offers its own.
 for _name, _source in BUILTIN_GAMES.items():

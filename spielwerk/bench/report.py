@@ -163,7 +163,7 @@ def print_bench(console: Console, results: Mapping[str, Any]) -> None:
     console.print(
         f"[bold]spielwerk bench[/bold] ({'quick' if results['quick'] else 'full'}), "
         f"{results['date']}, {machine['processor']}, Python {machine['python']}, "
-        f"load average {_load(results)}"
+        f"load average {_load(results)}, rules {results.get('rules', '-')}"
     )
     if not results["openspiel"]:
         console.print("OpenSpiel is not installed (pip install 'spielwerk[rl]'): no comparison.")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import spielwerk
+from spielwerk import native
 from spielwerk.bench import measure
 from spielwerk.core.conformance import games_under_test
 
@@ -73,6 +74,14 @@ def has_kernels() -> bool:
 Progress = Callable[[str], None]
 
 
+def _rules_build() -> str:
+    """Whether the rules run compiled (spielwerk.native) or from source, and why."""
+    for name in games_under_test():
+        spielwerk.load(name)  # imports the game's state module
+    reason = native.why_source()
+    return "compiled (mypyc)" if reason is None else f"source ({reason})"
+
+
 def run_bench(
     quick: bool, progress: Progress | None = None, budget: Budget | None = None
 ) -> dict[str, Any]:
@@ -93,6 +102,7 @@ def run_bench(
         "targets": TARGETS,
         "openspiel": openspiel,
         "kernels": kernels,
+        "rules": _rules_build(),
         "load_average_start": list(os.getloadavg()),
     }
 

@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from types import GetSetDescriptorType
 from typing import Any
 
 from spielwerk.core.actions import Action
@@ -86,7 +87,16 @@ _UNSET = _Unset()
 
 @cache
 def _slot_names(klass: type) -> tuple[str, ...]:
-    slots = klass.__dict__.get("__slots__", ())
+    slots = klass.__dict__.get("__slots__")
+    if slots is None:
+        # A class compiled by mypyc (spielwerk.native) has no __slots__: its fields are getset
+        # descriptors.
+        slots = tuple(
+            name
+            for name, member in klass.__dict__.items()
+            if isinstance(member, GetSetDescriptorType)
+            and not (name.startswith("__") and name.endswith("__"))
+        )
     if isinstance(slots, str):
         slots = (slots,)
     names = []
@@ -317,6 +327,30 @@ def decision_states(game: Game, num_players: int, seed: int) -> list[State]:
         for seat, action in moves:
             _apply_as(state, action, seat)
     return copies
+
+
+def random_game_digest(game: Game, num_players: int, seed: int) -> dict[str, Any]:
+    """One seeded random game (the moves of `play_random`) as JSON: at every step the actor,
+    its legal ids and the action, every seat's view and observation tensor at every tenth step
+    and at the end, the returns and the result. The compiled rules and their source
+    (`spielwerk.native`) must give the same digest."""
+    state = game.new_state(num_players, seed=seed)
+    rng = random.Random(seed)
+    steps: list[Any] = []
+
+    def views() -> list[Any]:
+        seats = range(num_players)
+        return [[state.view(p), state.observation_tensor(p)] for p in seats]
+
+    for step in play_on(state):
+        if step % 10 == 0:
+            steps.append(views())
+        to_move = state.to_move
+        legal = state.legal_ids() if isinstance(to_move, int) else None
+        actor, action = random_step(state, rng)
+        steps.append([actor, legal, action.id])
+    steps.append(views())
+    return {"steps": steps, "returns": state.returns(), "result": state.result()}
 
 
 def games_under_test() -> list[str]:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Final, Self
+
+from mypy_extensions import mypyc_attr
 
 from spielwerk.core.actions import Action
 from spielwerk.core.errors import IllegalAction
@@ -19,9 +21,9 @@ from spielwerk.core.i18n import DEFAULT_LANG, Lang
 if TYPE_CHECKING:
     from spielwerk.core.game import Game
 
-CHANCE = -1
+CHANCE: Final = -1
 """`to_move` when the next action is a random event (deal, draw, roll)."""
-TERMINAL = -2
+TERMINAL: Final = -2
 """`to_move` when the game is over."""
 
 ToMove = int | frozenset[int]
@@ -34,6 +36,9 @@ def actor_label(actor: int) -> str | int:
     return "chance" if actor == CHANCE else actor
 
 
+# Compiled by mypyc (spielwerk.native), as is every game's state; open to Python subclasses
+# (tests' own games, planted faults).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """A game in progress. Mutable; `clone()` is cheap; deterministic given the action history."""
 
@@ -173,8 +178,10 @@ class State(ABC):
             rng = random.Random(self.seed * 1_000_003 + len(self.history))
         return self.game.actions[self.sample_chance_id(rng)]
 
-    def apply(self, action: Action | int | Mapping[str, Any], player: int | None = None) -> None:
-        """Apply an action (an Action, its integer id, or its JSON form).
+    def apply(self, action: object, player: int | None = None) -> None:
+        """Apply an action (an Action, its integer id, or its JSON form). Anything else is
+        refused with IllegalAction: `action` is typed `object` so that the compiled State
+        checks it here rather than at the call.
 
         `player` is required only where several seats decide at once. Raises IllegalAction with
         a clear message, leaving the state unchanged, if the action is not legal now.
@@ -220,7 +227,7 @@ class State(ABC):
         }
 
     # ------------------------------------------------------------------ helpers
-    def _resolve(self, action: Action | int | Mapping[str, Any]) -> int:
+    def _resolve(self, action: object) -> int:
         table = self.game.actions
         if type(action) is Action:
             # Fast path: one of the game's own interned actions (what legal_actions returns).

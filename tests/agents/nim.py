@@ -55,7 +55,8 @@ class NimState(State):
             self.to_move = 1 - actor
 
     def clone(self) -> Self:
-        new = object.__new__(type(self))
+        cls = type(self)  # the compiled State refuses object.__new__
+        new = cls.__new__(cls)
         new.game, new.num_players, new.seed = self.game, self.num_players, self.seed
         new.history, new.to_move = self.history.copy(), self.to_move
         new.pile, new.winner = self.pile, self.winner

@@ -30,14 +30,15 @@ def test_chance_outcomes_are_fresh_lists_of_the_games_own_actions() -> None:
     assert sum(p for _, p in again) == pytest.approx(1.0)
 
 
-def test_outcome_tables_are_per_game_and_follow_the_pool() -> None:
-    """Two games (other options) each hand out their own actions; a draw shrinks the pool and
-    the probabilities follow it; another state of the same game is not affected."""
+def test_outcome_tables_are_shared_and_follow_the_pool() -> None:
+    """Two games (other options) hand out the same interned actions (the vocabulary does not
+    depend on the options); a draw shrinks the pool and the probabilities follow it; another
+    state is not affected."""
     one, other = _at_chance(), _at_chance(wheel="ascending", seed=1)
     a = one.chance_outcomes()
     b = other.chance_outcomes()
     assert [x.id for x, _ in a] == [y.id for y, _ in b]
-    assert all(x is not y for (x, _), (y, _) in zip(a, b, strict=True))
+    assert all(x is y for (x, _), (y, _) in zip(a, b, strict=True))
     one.apply(a[5][0])
     after = one.chance_outcomes()
     assert len(after) == 53 and a[5][0] not in [x for x, _ in after]

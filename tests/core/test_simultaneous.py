@@ -64,7 +64,8 @@ class RPSState(State):
         self.to_move = TERMINAL if self.rounds_played == rounds else frozenset({0, 1})
 
     def clone(self) -> Self:
-        new = object.__new__(type(self))
+        cls = type(self)  # the compiled State refuses object.__new__
+        new = cls.__new__(cls)
         new.game, new.num_players, new.seed = self.game, self.num_players, self.seed
         new.history, new.to_move = self.history.copy(), self.to_move
         new.picks, new.scores = self.picks.copy(), self.scores.copy()

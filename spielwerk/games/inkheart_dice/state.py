@@ -13,6 +13,8 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from spielwerk.core.actions import Action
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
@@ -81,6 +83,8 @@ def best_score(safe: Sequence[int]) -> tuple[int, bool]:
     return (discarded, True) if discarded > kept else (kept, False)
 
 
+# Compiled by mypyc (spielwerk.native); open to Python subclasses, whose clone() makes them too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InkheartDiceState(State):
     __slots__ = (
         "centre",
@@ -294,7 +298,8 @@ class InkheartDiceState(State):
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Self:
-        new = object.__new__(type(self))
+        cls = type(self)  # a compiled class refuses object.__new__
+        new = cls.__new__(cls)
         new.game = self.game
         new.num_players = self.num_players
         new.seed = self.seed

@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from itertools import product
 from typing import TYPE_CHECKING, Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from spielwerk.core.actions import Action
 from spielwerk.core.hidden import place_played_draws
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
@@ -226,6 +228,8 @@ _SELL_IDS = {
 """_SELL_IDS[rate][tiles by kind, each capped at rate]: `rate` tiles for one provision."""
 
 
+# Compiled by mypyc (spielwerk.native); open to Python subclasses, whose clone() makes them too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InkspellState(State):
     __slots__ = (
         "advantage_box",
@@ -888,7 +892,8 @@ class InkspellState(State):
 
     # ================================================================== copies
     def clone(self) -> Self:
-        new = object.__new__(type(self))
+        cls = type(self)  # a compiled class refuses object.__new__
+        new = cls.__new__(cls)
         new.game = self.game
         new.num_players = self.num_players
         new.seed = self.seed

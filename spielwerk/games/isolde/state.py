@@ -20,6 +20,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from spielwerk.core.actions import Action
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
@@ -82,6 +84,8 @@ def entries(flat: Sequence[int], width: int) -> list[tuple[int, ...]]:
     return [tuple(flat[i : i + width]) for i in range(0, len(flat), width)]
 
 
+# Compiled by mypyc (spielwerk.native); open to Python subclasses, whose clone() makes them too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class IsoldeState(State):
     """A game of Die Holde Isolde.
 
@@ -454,7 +458,8 @@ class IsoldeState(State):
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Self:
-        new = object.__new__(type(self))
+        cls = type(self)  # a compiled class refuses object.__new__
+        new = cls.__new__(cls)
         new.game = self.game
         new.num_players = self.num_players
         new.seed = self.seed

@@ -20,6 +20,8 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from spielwerk.core.actions import Action
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.state import CHANCE, TERMINAL, State
@@ -95,6 +97,8 @@ _LIST_FIELDS = (
 """State fields copied by `clone`: shared as they are (immutable), or as list copies."""
 
 
+# Compiled by mypyc (spielwerk.native); open to Python subclasses, whose clone() makes them too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TaintedGrailState(State):
     __slots__ = (
         "action_markers",
@@ -1293,7 +1297,8 @@ class TaintedGrailState(State):
 
     # ================================================================== copies and views
     def clone(self) -> Self:
-        new = object.__new__(type(self))
+        cls = type(self)  # a compiled class refuses object.__new__
+        new = cls.__new__(cls)
         new.game = self.game
         new.num_players = self.num_players
         new.seed = self.seed

@@ -9,14 +9,17 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from spielwerk.core.actions import Action, ActionTable
 from spielwerk.games.witches.params import PARAMS
 
-NUM_CARDS = PARAMS.num_cards
-PLAY = 0
-KEEP_TRUMP = NUM_CARDS
-CHANGE_TRUMP = NUM_CARDS + 1
-DRAW = 2 * NUM_CARDS + 1
+# Final: the compiled rules (spielwerk.native) read these as C constants, not from a dict.
+NUM_CARDS: Final = PARAMS.num_cards
+PLAY: Final = 0
+KEEP_TRUMP: Final = NUM_CARDS
+CHANGE_TRUMP: Final = NUM_CARDS + 1
+DRAW: Final = 2 * NUM_CARDS + 1
 
 
 def build_action_table() -> ActionTable:
@@ -28,3 +31,18 @@ def build_action_table() -> ActionTable:
     ]
     draws = [Action(DRAW + c, "draw", (("card", name(c)),)) for c in range(NUM_CARDS)]
     return ActionTable(plays + keep + changes, draws)
+
+
+# One table for every Witches game: the vocabulary does not depend on the options, so every
+# game hands out the same interned objects, which the compiled rules read without the game.
+ACTION_TABLE: Final = build_action_table()
+ACTIONS: Final = ACTION_TABLE.actions
+DRAW_OUTCOMES: Final = (
+    (),
+    *(
+        tuple((action, 1.0 / size) for action in ACTIONS[DRAW : DRAW + NUM_CARDS])
+        for size in range(1, NUM_CARDS + 1)
+    ),
+)
+"""`DRAW_OUTCOMES[size][card]`: the chance outcome "draw `card`" when `size` cards are left in
+the pile, with its probability (immutable pairs): `chance_outcomes` picks the pile's cards."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from spielwerk.core.actions import Action, ActionTable
+from spielwerk.core.actions import ActionTable
 from spielwerk.core.errors import OptionError
 from spielwerk.core.game import Game
 from spielwerk.core.options import OptionSpec
 from spielwerk.games.witches import observation
-from spielwerk.games.witches.actions import DRAW, NUM_CARDS, build_action_table
+from spielwerk.games.witches.actions import ACTION_TABLE
 from spielwerk.games.witches.params import PARAMS
 from spielwerk.games.witches.state import WitchesState
 
@@ -56,25 +56,12 @@ class WitchesGame(Game):
         self.ranks = PARAMS.rank_table(self.descending)
         planted = str(self.options["planted_double"])
         self.planted_double = -1 if planted == "none" else PARAMS.card_from_name(planted)
-        # Indexed by pool size (0 unused); filled on first use by `draw_outcomes`.
-        self.draw_tables: list[tuple[tuple[Action, float], ...] | None] = [None] * (NUM_CARDS + 1)
-
-    def draw_outcomes(self, pool_size: int) -> tuple[tuple[Action, float], ...]:
-        """Per card, the chance outcome "draw it" with probability 1 / `pool_size` (immutable
-        pairs, built once per pool size and kept in `draw_tables`): `chance_outcomes` picks the
-        pool's cards from it."""
-        outcomes = self.draw_tables[pool_size]
-        if outcomes is None:
-            p = 1.0 / pool_size
-            draws = self.actions.actions[DRAW : DRAW + NUM_CARDS]
-            outcomes = self.draw_tables[pool_size] = tuple((a, p) for a in draws)
-        return outcomes
 
     def encode_view(self, view: Mapping[str, Any]) -> list[float]:
         return observation.encode(view)
 
     def _build_actions(self) -> ActionTable:
-        return build_action_table()
+        return ACTION_TABLE
 
     def _new_state(self, num_players: int, seed: int) -> WitchesState:
         if int(self.options["start_player"]) >= num_players:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Final, Self
+
+from mypy_extensions import mypyc_attr
 
 from spielwerk.core.actions import Action
 from spielwerk.core.hidden import place_played_draws
@@ -19,25 +20,40 @@ from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State
 from spielwerk.games.witches import words
-from spielwerk.games.witches.actions import CHANGE_TRUMP, DRAW, KEEP_TRUMP, NUM_CARDS
+from spielwerk.games.witches.actions import (
+    ACTIONS,
+    CHANGE_TRUMP,
+    DRAW,
+    DRAW_OUTCOMES,
+    KEEP_TRUMP,
+    NUM_CARDS,
+)
 from spielwerk.games.witches.params import PARAMS
 
 if TYPE_CHECKING:
     from spielwerk.games.witches.game import WitchesGame
 
-VALUES = PARAMS.values
-HAND_SIZE = PARAMS.hand_size
-ROTATIONS = {
+# Final: the compiled rules (spielwerk.native) read these as C constants, not from a dict.
+VALUES: Final = PARAMS.values
+HAND_SIZE: Final = PARAMS.hand_size
+ROTATIONS: Final = {
     n: tuple(tuple((first + k) % n for k in range(n)) for first in range(n))
     for n in range(1, PARAMS.max_players + 1)
 }
 """Per player count and first seat: the seats clockwise from it."""
 
 # Phases of a round.
-DEAL, TURN_UP, PLAY_CARDS, CHOOSE_TRUMP, REFILL, OVER = range(6)
+DEAL: Final = 0
+TURN_UP: Final = 1
+PLAY_CARDS: Final = 2
+CHOOSE_TRUMP: Final = 3
+REFILL: Final = 4
+OVER: Final = 5
 PHASE_NAMES = ("deal", "turn_up", "play", "choose_trump", "refill", "over")
 
 
+# Compiled by mypyc (spielwerk.native); tests subclass it from Python to plant faults.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class WitchesState(State):
     __slots__ = (
         "captured",
@@ -136,7 +152,7 @@ class WitchesState(State):
         return True
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        table = self.game.actions.actions
+        table = ACTIONS  # the game's own table (ACTION_TABLE), without asking the game
         if player is None:
             # The seat to move, without building `legal_ids` first. Loops, not comprehensions:
             # in CPython 3.11 a comprehension is a function call, which costs more than the
@@ -163,12 +179,10 @@ class WitchesState(State):
         if self.to_move != CHANCE:
             return super().chance_outcomes()  # the error
         pool = self.pool
-        size = len(pool)
-        outcomes = self.game.draw_tables[size] or self.game.draw_outcomes(size)
-        if size == 1:
-            return [outcomes[pool[0]]]
-        # itemgetter gathers the pairs in C: cheaper than a comprehension from 2 cards up.
-        return list(itemgetter(*pool)(outcomes))
+        # Typed as opaque objects: compiled, the pairs are then handed on as they are, not
+        # unpacked into C values and packed again.
+        outcomes: tuple[Any, ...] = DRAW_OUTCOMES[len(pool)]
+        return [outcomes[card] for card in pool]
 
     def sample_chance_id(self, rng: random.Random) -> int:
         pool = self.pool
@@ -317,7 +331,8 @@ class WitchesState(State):
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Self:
-        new = object.__new__(type(self))
+        cls = type(self)  # a compiled class refuses object.__new__
+        new = cls.__new__(cls)
         new.game = self.game
         new.num_players = self.num_players
         new.seed = self.seed
