@@ -14,14 +14,14 @@ The build is `python -m spielwerk.native_build` (`make install` runs it; it need
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import os
 import sys
-import warnings
-from collections.abc import Sequence
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
 
 COMPILED = (
     "spielwerk.core.state",
@@ -70,14 +70,17 @@ def why_source(*, heed_environment: bool = True) -> str | None:
     return None
 
 
-class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Imports the compiled modules from their `.py` source, ahead of the extension finder."""
+class _SourceFinder:
+    """Imports the compiled modules from their `.py` source, ahead of the extension finder (a
+    meta path finder by its `find_spec`: importlib.abc would cost start-up milliseconds)."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in COMPILED:
             return None
+        import importlib.util
+
         source, _ = paths(fullname)
         return importlib.util.spec_from_file_location(fullname, source)
 
@@ -93,6 +96,8 @@ def guard() -> None:
         return
     sys.meta_path.insert(0, _SourceFinder())
     if os.path.exists(group_library()) and not os.environ.get(PURE_VARIABLE):
+        import warnings
+
         warnings.warn(
             f"spielwerk runs its rules from source: {_reason}; `make install` or "
             "`python -m spielwerk.native_build` rebuilds them",
@@ -103,6 +108,7 @@ def guard() -> None:
 
 def status() -> dict[str, object]:
     """Whether the compiled rules run, which modules, and otherwise why not."""
-    loaded = {m: getattr(sys.modules.get(m), "__file__", None) for m in COMPILED}
-    compiled = all(f is not None and f.endswith(_SUFFIX) for f in loaded.values())
+    loaded = [getattr(sys.modules.get(m), "__file__", None) for m in COMPILED]
+    imported = [f for f in loaded if f is not None]
+    compiled = _reason is None and all(f.endswith(_SUFFIX) for f in imported)
     return {"compiled": compiled, "modules": list(COMPILED), "reason": _reason}

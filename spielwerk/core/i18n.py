@@ -42,8 +42,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 Lang = Literal["de", "en"]
 LANGUAGES: tuple[Lang, ...] = ("en", "de")
@@ -192,6 +191,8 @@ class Texts:
 
 # ---------------------------------------------------------------------- loading
 def _read(package: str, file: str) -> dict[str, object]:
+    from importlib import resources  # here: importing it costs start-up milliseconds
+
     path = resources.files(package) / file
     if not path.is_file():
         return {}
@@ -278,17 +279,33 @@ def shared_texts() -> Texts:
     )
 
 
+class _GameTexts(Texts):
+    """A game's `Texts`, read from its package's files when first used: a program that never
+    shows a text (a simulation, the start of a server) does not parse them."""
+
+    def __init__(self, package: str) -> None:  # Texts.__init__ runs on first use
+        self._package = package
+
+    def __getattr__(self, attribute: str) -> Any:
+        # Called only for an attribute not set yet: every one but `_package` until the read.
+        if attribute.startswith("__") or attribute == "_package":
+            raise AttributeError(attribute)
+        package = self._package
+        Texts.__init__(
+            self,
+            package.rpartition(".")[2],
+            parse_glossary(_read(package, "glossary.toml"), f"{package}/glossary.toml"),
+            parse_texts(_read(package, "texts.toml"), f"{package}/texts.toml"),
+            parent=shared_texts(),
+        )
+        return object.__getattribute__(self, attribute)
+
+
 @cache
 def game_texts(package: str) -> Texts:
     """The words of the game whose package is `package` (``spielwerk.games.witches``), read
-    once from its ``glossary.toml`` and ``texts.toml``."""
-    name = package.rpartition(".")[2]
-    return Texts(
-        name,
-        parse_glossary(_read(package, "glossary.toml"), f"{package}/glossary.toml"),
-        parse_texts(_read(package, "texts.toml"), f"{package}/texts.toml"),
-        parent=shared_texts(),
-    )
+    once from its ``glossary.toml`` and ``texts.toml``, when first used."""
+    return _GameTexts(package)
 
 
 def texts_of_game(name: str) -> Texts:

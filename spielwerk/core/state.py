@@ -12,9 +12,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Self
 
-from mypy_extensions import mypyc_attr
-
 from spielwerk.core.actions import Action
+from spielwerk.core.compiled import mypyc_attr
 from spielwerk.core.errors import IllegalAction
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 

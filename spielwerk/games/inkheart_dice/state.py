@@ -13,9 +13,8 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self
 
-from mypy_extensions import mypyc_attr
-
 from spielwerk.core.actions import Action
+from spielwerk.core.compiled import mypyc_attr
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
 from spielwerk.core.state import CHANCE, TERMINAL, State

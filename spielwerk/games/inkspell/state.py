@@ -22,9 +22,8 @@ from collections.abc import Mapping, Sequence
 from itertools import product
 from typing import TYPE_CHECKING, Any, Self
 
-from mypy_extensions import mypyc_attr
-
 from spielwerk.core.actions import Action
+from spielwerk.core.compiled import mypyc_attr
 from spielwerk.core.hidden import place_played_draws
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.state import CHANCE, TERMINAL, State

@@ -12,9 +12,8 @@ from bisect import insort
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Self
 
-from mypy_extensions import mypyc_attr
-
 from spielwerk.core.actions import Action
+from spielwerk.core.compiled import mypyc_attr
 from spielwerk.core.hidden import place_played_draws
 from spielwerk.core.i18n import DEFAULT_LANG, Lang
 from spielwerk.core.outcome import shared_win_returns, top_scorers
