@@ -969,7 +969,7 @@ class InkspellState(State):
         for q in range(self.num_players):
             if q == player:
                 continue
-            used = ((turn_start, card) for turn_start, _, card in self.advantage_plays[q])
+            used = [(turn_start, card) for turn_start, _, card in self.advantage_plays[q]]
             free = place_played_draws(history, self.advantage_draws[q], used, DRAW_ADVANTAGE, rng)
             if over:
                 revealed = sorted(card for _, card in self.held[q])
@@ -1251,7 +1251,7 @@ def _choice_text(card: int, choice: int, lang: Lang) -> str:
     if card == SCHLEIERKAUZ:
         return say(lang, "choice.schleierkauz", tile=words.tile(lang, PARAMS.tile_keys[choice]))
     if card == FENOGLIO:
-        a, b = (words.tile(lang, PARAMS.tile_keys[k]) for k in PAIRS[choice])
+        a, b = [words.tile(lang, PARAMS.tile_keys[k]) for k in PAIRS[choice]]
         return say(lang, "choice.fenoglio", a=a, b=b)
     if card == FARID:
         return say(lang, "choice.farid", place=words.location_of(lang, choice))

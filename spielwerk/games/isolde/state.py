@@ -149,8 +149,8 @@ class IsoldeState(State):
         self.start_player = (self.game.first_start_player + self.round - 1) % self.num_players
         # The public table now: dist and order of each board, scores, the logs' lengths.
         self.round_snapshot: tuple[int, ...] = (
-            *(x for d in self.dist for x in d),
-            *(x for o in self.order for x in o),
+            *[x for d in self.dist for x in d],
+            *[x for o in self.order for x in o],
             *self.scores,
             len(self.awards),
             len(self.bonus_log),
@@ -449,7 +449,7 @@ class IsoldeState(State):
                 order, dist = self.order[board], self.dist[board]
                 first = 1 if dist[order[0]] == 0 else 0
                 spread = list(dist)
-                for offset, seat in enumerate(s for s in order if dist[s] > 0):
+                for offset, seat in enumerate([s for s in order if dist[s] > 0]):
                     spread[seat] = first + offset
                 self.dist[board] = tuple(spread)
             else:

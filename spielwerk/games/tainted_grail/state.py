@@ -75,7 +75,7 @@ CHANCE_KINDS = ("event", "roll", "gdie")
 """The pending decisions that are chance's: the event card, the test die, the guardian die."""
 DUSK_STEPS = ("rest", "recover", "dreams", "improve decks", "discard the day's events")
 DUSK_TASKS: tuple[Task, ...] = tuple(("dusk", step) for step in range(len(DUSK_STEPS)))
-DAWN_TASKS: tuple[Task, ...] = (*(("dawn", step) for step in range(1, 9)), ("start_day",))
+DAWN_TASKS: tuple[Task, ...] = (*[("dawn", step) for step in range(1, 9)], ("start_day",))
 """The end of the day's steps, and dawn's eight steps followed by the day's start, as tasks."""
 LOG_IN_VIEW = 40
 """How many of the latest log lines a view carries."""

@@ -39,10 +39,10 @@ ACTION_TABLE: Final = build_action_table()
 ACTIONS: Final = ACTION_TABLE.actions
 DRAW_OUTCOMES: Final = (
     (),
-    *(
-        tuple((action, 1.0 / size) for action in ACTIONS[DRAW : DRAW + NUM_CARDS])
+    *[
+        tuple([(action, 1.0 / size) for action in ACTIONS[DRAW : DRAW + NUM_CARDS]])
         for size in range(1, NUM_CARDS + 1)
-    ),
+    ],
 )
 """`DRAW_OUTCOMES[size][card]`: the chance outcome "draw `card`" when `size` cards are left in
 the pile, with its probability (immutable pairs): `chance_outcomes` picks the pile's cards."""
