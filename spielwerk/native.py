@@ -32,8 +32,9 @@ COMPILED = (
     "spielwerk.games.inkspell.state",
     "spielwerk.games.tainted_grail.state",
 )
-"""The modules mypyc compiles: the State base class and Witches' rules, the public API's path
-(`docs/performance.md`, "Compiled rules"). Every other game subclasses the compiled State."""
+"""The modules mypyc compiles: the State base class, every game's rules (its `state.py`) and
+Witches' action layout, whose constants the public API's path reads (`docs/performance.md`,
+"Compiled rules")."""
 GROUP = "spielwerk._rules"
 """The group's shared library, which holds the code of every compiled module."""
 PURE_VARIABLE = "SPIELWERK_PURE_PYTHON"

@@ -51,8 +51,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m spielwerk.native_build", description=__doc__)
     parser.add_argument("--status", action="store_true", help="say what runs; build nothing")
     args = parser.parse_args(argv)
-    if not args.status:
-        build()
+    if args.status:
+        print(native.why_source() or "compiled rules in use: " + ", ".join(native.COMPILED))
+        return
+    build()
     problem = native.why_source(heed_environment=False)
     print(problem or "compiled rules built: " + ", ".join(native.COMPILED))
 
