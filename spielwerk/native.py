@@ -108,8 +108,10 @@ def guard() -> None:
 
 
 def status() -> dict[str, object]:
-    """Whether the compiled rules run, which modules, and otherwise why not."""
-    loaded = [getattr(sys.modules.get(m), "__file__", None) for m in COMPILED]
-    imported = [f for f in loaded if f is not None]
-    compiled = _reason is None and all(f.endswith(_SUFFIX) for f in imported)
+    """Whether the compiled rules run, which modules, and otherwise why not (imports them all,
+    so that the answer is what they run as, not what a build on disk would give)."""
+    import importlib
+
+    files = [importlib.import_module(m).__file__ or "" for m in COMPILED]
+    compiled = _reason is None and all(f.endswith(_SUFFIX) for f in files)
     return {"compiled": compiled, "modules": list(COMPILED), "reason": _reason}

@@ -76,10 +76,8 @@ Progress = Callable[[str], None]
 
 def _rules_build() -> str:
     """Whether the rules run compiled (spielwerk.native) or from source, and why."""
-    for name in games_under_test():
-        spielwerk.load(name)  # imports the game's state module
-    reason = native.why_source()
-    return "compiled (mypyc)" if reason is None else f"source ({reason})"
+    build = native.status()
+    return "compiled (mypyc)" if build["compiled"] else f"source ({build['reason']})"
 
 
 def run_bench(
