@@ -26,7 +26,7 @@ import pytest
 
 import spielwerk
 from spielwerk.core.conformance import DEFAULT_MAX_STEPS
-from spielwerk.core.kernel_ops import generator
+from spielwerk.core.kernel_ops import generator, uniform
 
 ink = pytest.importorskip("spielwerk.games.inkspell.kernel", reason="needs numba")
 
@@ -127,6 +127,32 @@ def test_kernel_random_games_replay_through_the_engine() -> None:
                 state.apply(action)
             assert state.is_terminal()
             assert kernel_scores(s, players) == list(state.scores)
+
+
+def test_random_play_draws_the_legal_list_entry_its_uniform_points_at() -> None:
+    """Random play draws each decision from the phase's choice mask, not from a list: at every
+    decision of seeded games (every phase, player count and option set) the action it takes
+    is `legal`'s entry at `int(uniform * count)` for the generator's next number, so random
+    play is uniform over exactly the legal actions."""
+    out = np.empty(ink.MAX_LEGAL, dtype=np.int64)
+    taken = np.empty(ink.max_game_steps(spielwerk.load("inkspell")), dtype=np.int64)
+    phases: set[int] = set()
+    for players, options in cases():
+        game = spielwerk.load("inkspell", **options)
+        rng = generator(100 + players)
+        for _ in range(4):
+            s = ink.initial(game, players)
+            while s[ink.TO_MOVE] != spielwerk.TERMINAL:
+                if s[ink.TO_MOVE] == spielwerk.CHANCE:
+                    ink.apply(s, ink.sample_chance(s, rng))
+                    continue
+                count = ink.legal(s, out)
+                expected = out[int(uniform(rng.copy()) * count)]
+                phases.add(int(s[ink.PHASE]))
+                # one decision, then the chance steps after it up to the next decision
+                ink._play_randomly(s, rng, taken, 1)
+                assert taken[0] == expected
+    assert phases == {ink.CHOOSE_CARD, ink.ARRIVED, ink.AFTER, ink.LOSS, ink.START_CHOICE}
 
 
 def test_kernel_draws_chance_as_likely_as_the_engine() -> None:

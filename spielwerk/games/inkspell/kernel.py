@@ -120,13 +120,14 @@ TIERS = sorted(set(PARAMS.villain_tiers))
 NUM_TIERS = len(TIERS)
 ALL_CARDS = (1 << NUM_CARDS) - 1
 
+
 # ---------------------------------------------------------------------- tables
+def _mask_of(bits: Iterable[int]) -> int:
+    return sum(1 << int(b) for b in bits)
+
+
 COST_OF = np.array(COST, dtype=np.int64)
 """COST_OF[start, target]: the journey's provisions."""
-SF_STEPS = np.full((NUM_LOCATIONS, NUM_LOCATIONS), -1, dtype=np.int64)
-SF_COUNT = np.array([len(ids) for ids in _STAUBFINGER_STEPS], dtype=np.int64)
-for _loc, _ids in enumerate(_STAUBFINGER_STEPS):
-    SF_STEPS[_loc, : len(_ids)] = _ids
 SIZE_BITS = np.array(_SIZE_BITS, dtype=np.int64)
 """SIZE_BITS[score mod track, location]: bit `size` set if a set of that size may convert."""
 STEPS_OF = np.zeros(NUM_KINDS + 1, dtype=np.int64)
@@ -188,6 +189,113 @@ TILE_COUNTS = np.array(PARAMS.tile_counts, dtype=np.int64)
 START_PROVISIONS = PARAMS.start_provisions
 ALL_PROVISIONS = PARAMS.provisions
 STAUBFINGER_START = PARAMS.staubfinger_start
+
+# ------------------------------------------------- the choices as masks (see `legal`)
+ALL_TARGETS = (1 << NUM_LOCATIONS) - 1
+MAX_COST = int(COST_OF.max())
+AFFORDABLE = np.array(
+    [
+        [
+            _mask_of(t for t in range(NUM_LOCATIONS) if COST_OF[here, t] <= money)
+            for money in range(MAX_COST + 1)
+        ]
+        for here in range(NUM_LOCATIONS)
+    ],
+    dtype=np.int64,
+)
+"""AFFORDABLE[here, provisions up to MAX_COST]: the locations a journey from `here` can reach."""
+PRINZ_BIT = PASS - PLAY  # after the plays and Die Tintenwelt's targets, before passing
+PASS_MASK = 1 << (PRINZ_BIT + 1)
+CARD_IDS = np.array([*range(PLAY, PASS), ADV_ID[PRINZ, 0], PASS], dtype=np.int64)
+"""CARD_IDS[bit of `_card_mask`]: a card played (at its location, or Die Tintenwelt's target),
+Der Schwarze Prinz, passing."""
+# Arrived: bit = id - STAUBFINGER.
+SF_MASK = np.array(
+    [_mask_of(i - STAUBFINGER for i in ids) for ids in _STAUBFINGER_STEPS], dtype=np.int64
+)
+"""SF_MASK[Staubfinger's location]: his steps from there."""
+ADV_BIT = np.array(
+    [max(ADV_ID[card, 0], STAUBFINGER) - STAUBFINGER for card in range(TYPES)], dtype=np.int64
+)
+ONE_CHOICE = np.array(
+    [_mask_of(range(int((ADV_ID[card] >= 0).sum()))) for card in range(TYPES)], dtype=np.int64
+)
+"""A usable card's choices when they do not depend on the state (Roxane's two rows)."""
+PAIRS_HELD = np.array(
+    [
+        _mask_of(i for i in range(NUM_PAIRS) if PAIR_MASK[i] & kinds == PAIR_MASK[i])
+        or (1 << NUM_PAIRS) - 1
+        for kinds in range(1 << NUM_KINDS)
+    ],
+    dtype=np.int64,
+)
+"""PAIRS_HELD[kinds in the supply]: Fenoglio's pairs of them (every pair if none is whole)."""
+
+# The exchange and conversions: bit = id - EXCHANGE.
+END_MASK = 1 << (END_TURN - EXCHANGE)
+BUYS = np.array(
+    [
+        [
+            _mask_of(
+                i
+                for i in range(NUM_EXCHANGES)
+                if EX_PAID[i] == rate and EX_KIND[i] >= 0 and (stocked >> EX_KIND[i]) & 1
+            )
+            for stocked in range(1 << NUM_KINDS)
+        ]
+        for rate in range(EXCHANGE_RATE + 1)
+    ],
+    dtype=np.int64,
+)
+"""BUYS[rate, kinds in the supply]: the exchanges of provisions for a tile."""
+SELLS = np.array(
+    [
+        [
+            [
+                _mask_of(
+                    i
+                    for i in range(NUM_EXCHANGES)
+                    if EX_KIND[i] < 0
+                    and EX_GIVEN[i] == rate
+                    and all(
+                        EX_COUNTS[i, k] <= (held >> k & 1) + (doubles >> k & 1)
+                        for k in range(NUM_KINDS)
+                    )
+                )
+                for doubles in range(1 << NUM_KINDS)
+            ]
+            for held in range(1 << NUM_KINDS)
+        ]
+        for rate in range(EXCHANGE_RATE + 1)
+    ],
+    dtype=np.int64,
+)
+"""SELLS[rate, kinds held, kinds held twice or more]: the exchanges of tiles for a provision."""
+CONVERTIBLE = np.array(
+    [
+        [
+            _mask_of(
+                NUM_EXCHANGES + i
+                for i in range(NUM_SETS)
+                if (sizes >> SET_SIZE[i]) & 1 and kinds & SET_MASK[i] == SET_MASK[i]
+            )
+            for sizes in range(1 << (NUM_KINDS + 1))
+        ]
+        for kinds in range(1 << NUM_KINDS)
+    ],
+    dtype=np.int64,
+)
+"""CONVERTIBLE[kinds held, set sizes still allowed (bit = size)]: the conversions."""
+FIRST_ID = np.zeros(OVER + 1, dtype=np.int64)
+"""FIRST_ID[phase]: the action id bit 0 of the phase's choices stands for."""
+FIRST_ID[ARRIVED] = STAUBFINGER
+FIRST_ID[AFTER] = EXCHANGE
+FIRST_ID[LOSS] = LOSE_TILE
+FIRST_ID[START_CHOICE] = START
+# The id ranges these masks rely on.
+assert PLAY_ANYWHERE - PLAY == NUM_LOCATIONS and PASS - PLAY_ANYWHERE == NUM_LOCATIONS
+assert LOSE_TILE - STAUBFINGER <= 64 and CONVERT - EXCHANGE == NUM_EXCHANGES
+assert END_TURN - CONVERT == NUM_SETS and int(SIZE_BITS.max()) < 1 << (NUM_KINDS + 1)
 
 # ---------------------------------------------------------------------- layout
 (
@@ -277,10 +385,6 @@ def initial(game: InkspellGame, players: int) -> np.ndarray:
     return new(players, int(game.options["max_rounds"]))
 
 
-def _mask(items: Iterable[int]) -> int:
-    return sum(1 << i for i in items)
-
-
 def from_state(state: InkspellState) -> np.ndarray:
     """The kernel array of a scalar state."""
     n = state.num_players
@@ -299,12 +403,12 @@ def from_state(state: InkspellState) -> np.ndarray:
     s[WHITE_WOMEN] = state.white_women
     s[SUPPLY_PROVISIONS] = state.supply_provisions
     s[SETUP_SEAT] = state.setup_seat
-    s[FLIPPED] = _mask(state.flipped)
+    s[FLIPPED] = _mask_of(state.flipped)
     s[VILLAIN_CONTEXT] = state.villain_context
     s[ROUND_DRAWER] = state.round_drawer
-    s[DISCARD] = _mask(state.villain_discard)
-    s[BOX] = _mask(state.villain_box)
-    s[LOSSES] = _mask(seat for seat, _ in state.losses)
+    s[DISCARD] = _mask_of(state.villain_discard)
+    s[BOX] = _mask_of(state.villain_box)
+    s[LOSSES] = _mask_of(seat for seat, _ in state.losses)
     s[PENDING_DRAWS] = state.pending_draws
     s[POOL_SIZE] = len(state.advantage_pool)
     s[ADVANTAGE_USED] = state.advantage_used
@@ -319,7 +423,7 @@ def from_state(state: InkspellState) -> np.ndarray:
     for k in range(NUM_KINDS):
         s[SUPPLY + k] = state.supply_tiles[k]
     for t, cards in enumerate(state.villain_deck):
-        s[DECK + t] = _mask(cards)
+        s[DECK + t] = _mask_of(cards)
     for a in state.advantage_pool:
         s[POOL + a] += 1
     for seat, due in state.losses:
@@ -328,11 +432,11 @@ def from_state(state: InkspellState) -> np.ndarray:
         s[POSITION + p] = state.position[p]
         s[SCORES + p] = state.scores[p]
         s[PROVISIONS + p] = state.provisions[p]
-        s[HAND + p] = _mask(state.hands[p])
-        s[PLAYED + p] = _mask(state.played[p])
+        s[HAND + p] = _mask_of(state.hands[p])
+        s[PLAYED + p] = _mask_of(state.played[p])
         s[LAST_PLAYED + p] = state.last_played[p]
         s[PASSED + p] = state.passed[p]
-        s[VILLAINS + p] = _mask(state.villains[p])
+        s[VILLAINS + p] = _mask_of(state.villains[p])
         s[FINAL_POINTS + p] = state.final_points[p]
         for k in range(NUM_KINDS):
             s[TILES + p * NUM_KINDS + k] = state.tiles[p][k]
@@ -404,48 +508,37 @@ def _top_tier(s: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------- legal actions
+# A decision's choices are a bit mask, built with a few table look-ups: in every phase but the
+# choice of a card, bit b stands for the id `FIRST_ID[phase] + b`; choosing a card, for
+# `CARD_IDS[b]`. Rising bits are the ids in `legal_ids` order, so `legal` lists the bits and a
+# random decision is one `nth_bit` (`_play_randomly`), with no list written.
 @inline_kernel
-def _card_choices(s: np.ndarray, out: np.ndarray) -> int:
+def _card_mask(s: np.ndarray) -> int:
+    """Choosing a card: the cards to play (bit = id), Die Tintenwelt's targets, Der Schwarze
+    Prinz (`PRINZ_BIT`), passing (`PASS_MASK`)."""
     me = s[CURRENT]
     hand = s[HAND + me]
     anywhere = (hand >> TINTENWELT) & 1
-    here = s[POSITION + me]
-    count = 0
     if s[PRINCE]:
-        for card in range(NUM_LOCATIONS):
-            out[count] = PLAY + card
-            count += (hand >> card) & 1
-        if anywhere:
-            for t in range(NUM_LOCATIONS):
-                out[count] = PLAY_ANYWHERE + t
-                count += 1
-        return count
-    money = s[PROVISIONS + me]
-    # Branch-free (each id written, kept by counting it): in random play these tests are
-    # coin flips, and a mispredicted branch costs more than the write.
-    for card in range(NUM_LOCATIONS):
-        out[count] = PLAY + card
-        count += ((hand >> card) & 1) & (COST_OF[here, card] <= money)
-    if anywhere:
-        for t in range(NUM_LOCATIONS):
-            out[count] = PLAY_ANYWHERE + t
-            count += COST_OF[here, t] <= money
-    if s[HELD + me * TYPES + PRINZ]:
-        out[count] = ADV_ID[PRINZ, 0]
-        count += 1
-    out[count] = PASS
-    return count + 1
+        return (hand & ALL_TARGETS) | (-anywhere & (ALL_TARGETS << PLAY_ANYWHERE))
+    affordable = AFFORDABLE[s[POSITION + me], min(s[PROVISIONS + me], MAX_COST)]
+    prinz = s[HELD + me * TYPES + PRINZ] != 0
+    return (
+        (hand & affordable)
+        | (-anywhere & (affordable << PLAY_ANYWHERE))
+        | (prinz << PRINZ_BIT)
+        | PASS_MASK
+    )
 
 
 @inline_kernel
-def _arrival_choices(s: np.ndarray, out: np.ndarray) -> int:
+def _arrival_mask(s: np.ndarray) -> int:
+    """Arrived: Staubfinger's steps, the usable advantage cards' choices, the reward (bit =
+    id - STAUBFINGER)."""
     me = s[CURRENT]
-    count = 0
+    mask = 0
     if s[PROVISIONS + me]:
-        sf = s[STAUBFINGER_AT]
-        for i in range(SF_COUNT[sf]):
-            out[count] = SF_STEPS[sf, i]
-            count += 1
+        mask = SF_MASK[s[STAUBFINGER_AT]]
     if not s[ADVANTAGE_USED]:
         usable = 0  # the usable cards held, as a mask: a loop over those only
         for card in range(TYPES):
@@ -455,85 +548,56 @@ def _arrival_choices(s: np.ndarray, out: np.ndarray) -> int:
             card = lowest_bit(usable)
             usable &= usable - 1
             if card == SCHLEIERKAUZ:
-                stocked = _stocked(s)
-                for k in range(NUM_KINDS):
-                    if (stocked >> k) & 1:
-                        out[count] = ADV_ID[card, k]
-                        count += 1
+                choices = _stocked(s)
             elif card == FENOGLIO:
-                stocked = _stocked(s)
-                any_pair = False
-                for i in range(NUM_PAIRS):
-                    if PAIR_MASK[i] & stocked == PAIR_MASK[i]:
-                        any_pair = True
-                for i in range(NUM_PAIRS):
-                    if not any_pair or PAIR_MASK[i] & stocked == PAIR_MASK[i]:
-                        out[count] = ADV_ID[card, i]
-                        count += 1
+                choices = PAIRS_HELD[_stocked(s)]  # every pair if none is complete
             elif card == FARID:
-                for loc in range(NUM_LOCATIONS):
-                    if loc != s[STAUBFINGER_AT]:
-                        out[count] = ADV_ID[card, loc]
-                        count += 1
-            elif card == ROXANE:
-                out[count] = ADV_ID[card, SOLO]
-                out[count + 1] = ADV_ID[card, SHARED]
-                count += 2
+                choices = ALL_TARGETS & ~(1 << s[STAUBFINGER_AT])
             elif card == ORPHEUS:
-                villains = s[VILLAINS + me]
-                while villains:
-                    out[count] = ADV_ID[card, lowest_bit(villains)]
-                    count += 1
-                    villains &= villains - 1
-            else:  # Die Nessel, Der Speckfürst
-                out[count] = ADV_ID[card, 0]
-                count += 1
+                choices = s[VILLAINS + me]
+            else:  # Die Nessel, Der Speckfürst (one choice); Roxane's two rows
+                choices = ONE_CHOICE[card]
+            mask |= choices << ADV_BIT[card]
     row = _reward_row(s, me)
+    first = REWARD - STAUBFINGER + row * TAKES
     if s[WHITE_WOMEN] == me and REW_LEN[s[POSITION + me], row] > 1:
-        out[count] = REWARD + row * TAKES + 1  # one entry only [seed]: the first or second
-        out[count + 1] = REWARD + row * TAKES + 2
-        count += 2
-    else:
-        out[count] = REWARD + row * TAKES + TAKE_ALL
-        count += 1
-    return count
+        return mask | (0b11 << (first + 1))  # one entry only [seed]: the first or second
+    return mask | (1 << (first + TAKE_ALL))
 
 
 @inline_kernel
-def _after_choices(s: np.ndarray, out: np.ndarray | None) -> int:
-    """The exchange (once, before converting), the conversions, the end of the turn; with
-    `out` None only counted."""
+def _after_mask(s: np.ndarray) -> int:
+    """The exchange (once, before converting), the conversions, the end of the turn (bit = id
+    - EXCHANGE; `END_MASK` alone when nothing else is left)."""
     me = s[CURRENT]
     tiles = TILES + me * NUM_KINDS
     here = s[POSITION + me]
-    count = 0
+    held = _tile_mask(s, tiles)
+    mask = END_MASK
     if not s[EXCHANGED] and not s[CONVERTED] and (IN_CASTLE[here] or s[SPECK]):
         rate = SPECKFUERST_RATE if s[SPECK] and IN_CASTLE[here] else EXCHANGE_RATE
         if s[PROVISIONS + me] >= rate:
-            stocked = _tile_mask(s, SUPPLY)
-            for i in range(NUM_EXCHANGES):
-                if EX_PAID[i] == rate and EX_KIND[i] >= 0:
-                    if out is not None:
-                        out[count] = EXCHANGE + i
-                    count += (stocked >> EX_KIND[i]) & 1
+            mask |= BUYS[rate, _tile_mask(s, SUPPLY)]
         if s[SUPPLY_PROVISIONS]:
-            for i in range(NUM_EXCHANGES):
-                if EX_KIND[i] < 0 and EX_GIVEN[i] == rate:
-                    enough = 1
-                    for k in range(NUM_KINDS):
-                        enough &= s[tiles + k] >= EX_COUNTS[i, k]
-                    if out is not None:
-                        out[count] = EXCHANGE + i
-                    count += enough
+            doubles = 0
+            for k in range(NUM_KINDS):
+                doubles |= (s[tiles + k] >= 2) << k
+            mask |= SELLS[rate, held, doubles]
     sizes = SIZE_BITS[s[SCORES + me] % TRACK, here] & ~s[CONVERTED]
-    present = _tile_mask(s, tiles)
-    for i in range(NUM_SETS):
-        if out is not None:
-            out[count] = CONVERT + i
-        count += ((sizes >> SET_SIZE[i]) & 1) & (present & SET_MASK[i] == SET_MASK[i])
-    if out is not None:
-        out[count] = END_TURN
-    return count + 1
+    return mask | CONVERTIBLE[held, sizes]
+
+
+@inline_kernel
+def _decision_mask(s: np.ndarray) -> int:
+    """The choices of the seat to move, in a phase other than choosing a card."""
+    phase = s[PHASE]
+    if phase == ARRIVED:
+        return _arrival_mask(s)
+    if phase == AFTER:
+        return _after_mask(s)
+    if phase == LOSS:
+        return _tile_mask(s, TILES + s[TO_MOVE] * NUM_KINDS)
+    return 0b11  # START_CHOICE: lead or be last
 
 
 @inline_kernel
@@ -541,22 +605,21 @@ def legal(s: np.ndarray, out: np.ndarray) -> int:
     """The legal action ids of the seat to move, or the chance outcomes at a chance node, in
     `legal_ids` order (none at the end). `out` needs room for `MAX_LEGAL` ids."""
     phase = s[PHASE]
-    if phase == CHOOSE_CARD:
-        return _card_choices(s, out)
-    if phase == ARRIVED:
-        return _arrival_choices(s, out)
-    if phase == AFTER:
-        return _after_choices(s, out)
     count = 0
-    if phase == LOSS:
-        tiles = TILES + s[TO_MOVE] * NUM_KINDS
-        for k in range(NUM_KINDS):
-            out[count] = LOSE_TILE + k
-            count += s[tiles + k] != 0
-    elif phase == START_CHOICE:
-        out[0] = START
-        out[1] = START + 1
-        count = 2
+    if s[TO_MOVE] >= 0:
+        if phase == CHOOSE_CARD:
+            mask = _card_mask(s)
+            while mask:
+                out[count] = CARD_IDS[lowest_bit(mask)]
+                count += 1
+                mask &= mask - 1
+            return count
+        mask = _decision_mask(s)
+        first = FIRST_ID[phase]
+        while mask:
+            out[count] = first + lowest_bit(mask)
+            count += 1
+            mask &= mask - 1
     elif phase == SETUP:
         cards = s[HAND + s[SETUP_SEAT]]
         while cards:
@@ -621,7 +684,7 @@ def step(s: np.ndarray, action: int) -> None:
     # The engine's `_settle_after`, run wherever the exchange-and-convert step is entered or
     # changed: here once, after every action, so that no rule function calls back into the
     # end of the turn (Numba compiles no cycle of calls).
-    if turn_over or (s[PHASE] == AFTER and _after_choices(s, None) == 1):
+    if turn_over or (s[PHASE] == AFTER and _after_mask(s) == END_MASK):
         _end_turn(s)
 
 
@@ -1123,7 +1186,6 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None, l
     the legal ones, each action id written into `actions` unless it is None; to the end, or,
     if `limit` >= 0, up to the decision after `limit` of them (chance before it drawn:
     `MCTSAgent`'s cut-off). Returns the number of player decisions."""
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
     taken = 0
     decisions = 0
     while s[TO_MOVE] != TERMINAL:
@@ -1132,7 +1194,24 @@ def _play_randomly(s: np.ndarray, rng: np.ndarray, actions: np.ndarray | None, l
         else:
             if decisions == limit:
                 break
-            action = out[int(uniform(rng) * legal(s, out))]
+            # Uniform among the legal actions: the one `legal` lists at index
+            # `int(uniform(rng) * count)`, drawn from the phase's mask. Written out here:
+            # as an inlined function (one exit or several) Numba compiles it some 25% slower.
+            phase = s[PHASE]
+            if phase == AFTER:
+                mask = _after_mask(s)
+                action = EXCHANGE + nth_bit(mask, int(uniform(rng) * popcount(mask)))
+            elif phase == CHOOSE_CARD:
+                mask = _card_mask(s)
+                action = CARD_IDS[nth_bit(mask, int(uniform(rng) * popcount(mask)))]
+            elif phase == ARRIVED:
+                mask = _arrival_mask(s)
+                action = STAUBFINGER + nth_bit(mask, int(uniform(rng) * popcount(mask)))
+            elif phase == LOSS:
+                mask = _tile_mask(s, TILES + s[TO_MOVE] * NUM_KINDS)
+                action = LOSE_TILE + nth_bit(mask, int(uniform(rng) * popcount(mask)))
+            else:  # START_CHOICE: lead or be last
+                action = START + int(uniform(rng) * 2)
             decisions += 1
         step(s, action)
         if actions is not None:
