@@ -133,7 +133,7 @@ SIZE_BITS = np.array(_SIZE_BITS, dtype=np.int64)
 STEPS_OF = np.zeros(NUM_KINDS + 1, dtype=np.int64)
 for _size, _steps in STEPS.items():
     STEPS_OF[_size] = _steps
-SET_MASK = np.array([sum(1 << k for k in kinds) for kinds in CONVERSION_SETS], dtype=np.int64)
+SET_MASK = np.array([_mask_of(kinds) for kinds in CONVERSION_SETS], dtype=np.int64)
 SET_SIZE = np.array([len(kinds) for kinds in CONVERSION_SETS], dtype=np.int64)
 NUM_SETS = len(CONVERSION_SETS)
 NUM_EXCHANGES = len(EXCHANGES)
@@ -161,7 +161,7 @@ ADV_ID = np.full((TYPES, max(_MAX_CHOICES, 1)), -1, dtype=np.int64)
 """ADV_ID[card type, choice]: the action id (choice 0 for a card without one)."""
 for _card, _ids in enumerate(ADVANTAGE_IDS):
     ADV_ID[_card, : len(_ids)] = _ids
-NO_USE_MASK = sum(1 << c for c in range(TYPES) if c == PRINZ or c in NO_EFFECT)
+NO_USE_MASK = _mask_of(c for c in range(TYPES) if c == PRINZ or c in NO_EFFECT)
 """Cards never used after moving (Der Schwarze Prinz only before [seed]), as a mask."""
 ADV_CARD = np.array([card for card, _ in ADVANTAGE_CHOICES], dtype=np.int64)
 ADV_CHOICE = np.array([choice for _, choice in ADVANTAGE_CHOICES], dtype=np.int64)
@@ -174,7 +174,7 @@ PAIR_SECOND = np.array([b for _, b in PAIRS], dtype=np.int64)
 LOCATION_NUMBERS = np.array(PARAMS.location_numbers, dtype=np.int64)
 VILLAIN_VALUE = np.array(PARAMS.villain_values, dtype=np.int64)
 TIER_MASKS = np.array(
-    [sum(1 << v for v in range(NUM_VILLAINS) if PARAMS.villain_tiers[v] == t) for t in TIERS],
+    [_mask_of(v for v in range(NUM_VILLAINS) if PARAMS.villain_tiers[v] == t) for t in TIERS],
     dtype=np.int64,
 )
 FIRST_TIER_MASK = int(TIER_MASKS[0])
