@@ -65,6 +65,9 @@ MOVED_ON = "the table changed elsewhere; reload the page"
 TROUBLE = "the server could not save — retrying"
 """What every page at a table shows while the server's own moves (bots, chance) wait for the
 database."""
+BOT_TROUBLE = "a bot could not decide — retrying"
+"""What every page at a table shows while a bot's worker fails (it is asked again: a bot's
+move is never made up)."""
 NOT_SAVED = "the database did not answer; nothing changed, try again"
 
 
@@ -163,6 +166,10 @@ class LiveTable:
     """For every seat to move: the version at which its present decision began. An action
     chosen in an older version is stale (another tab of the seat acted, or the turn came
     round again)."""
+    revision: int = 0
+    """The table's version: one more for every stored step and every step taken back, so it
+    only ever grows (after an undo and another move the table is never at a version a
+    client saw before; `storage.py` keeps it with the table)."""
 
     @property
     def id(self) -> str:
@@ -170,7 +177,7 @@ class LiveTable:
 
     @property
     def version(self) -> int:
-        return len(self.state.history)
+        return self.revision
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -208,11 +215,13 @@ def deciders(state: State) -> list[int]:
     return [to_move] if to_move >= 0 else []
 
 
-def note_decisions(since: dict[int, int], before: Sequence[int], actor: int, state: State) -> None:
-    """After a step by `actor` (the seats `before` were to move): a seat to move now begins a
-    new decision if it was not to move before, or it just acted itself."""
+def note_decisions(
+    since: dict[int, int], before: Sequence[int], actor: int, state: State, version: int
+) -> None:
+    """After a step by `actor` that made the table's version `version` (the seats `before`
+    were to move): a seat to move now begins a new decision if it was not to move before,
+    or it just acted itself."""
     now = deciders(state)
-    version = len(state.history)
     for seat in now:
         if seat not in before or seat == actor:
             since[seat] = version
@@ -657,7 +666,9 @@ class TableHub:
             if version is not None and not (
                 table.decision_since.get(seat, 0) <= version <= table.version
             ):
-                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
+                raise ClientError(
+                    f"{STALE} (it was chosen at version {version}, now {table.version})"
+                )
             try:
                 action = state.game.action_from_json(payload)
                 state.clone().apply(action, player=seat)
@@ -692,7 +703,9 @@ class TableHub:
             if table.broken:
                 raise ClientError(table.broken)
             if version != table.version:
-                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
+                raise ClientError(
+                    f"{STALE} (it was chosen at version {version}, now {table.version})"
+                )
             rng = random.Random(derived_seed(table.row.chance_secret, "undo", table.version))
             reason = await self._in_thread(may_undo, table.state, seat, rng)
             if reason is not None:
@@ -707,12 +720,22 @@ class TableHub:
                 await self._in_db(
                     self.storage.take_back_step,
                     table.id,
-                    table.version,
+                    len(table.state.history),
                     deciders(earlier.state),
                     server_moves(table.row, earlier.state),
+                    table.revision,
                 )
+            revision = table.revision + 1
+            # The seat that took its move back decides anew; a seat that was deciding all
+            # along (a simultaneous pick) keeps the decision it began.
+            table.decision_since = {
+                s: table.decision_since[s]
+                if s != seat and s in table.decision_since
+                else revision
+                for s in deciders(earlier.state)
+            }
             table.state, table.log, table.views = earlier.state, earlier.log, earlier.views
-            table.decision_since = earlier.decision_since
+            table.revision = revision
             table.notice = {"kind": "undo", "seat": seat}
             for connection in table.connections:
                 connection.log_sent = min(connection.log_sent, len(table.log))
@@ -732,6 +755,7 @@ class TableHub:
         pending = list(moves)
         since = dict(table.decision_since)
         views = table.views if table.views is not None else all_views(work)
+        revision = table.revision
         while True:
             if pending:
                 actor, action = pending.pop(0)
@@ -743,20 +767,23 @@ class TableHub:
             before = deciders(work)
             line, views = narrated_step(work, views, action, actor)
             lines.append(line)
-            note_decisions(since, before, actor, work)
+            revision += 1
+            note_decisions(since, before, actor, work, revision)
             steps.append((actor, action.to_json()))
         if not steps:
             return
         await self._in_db(
             self.storage.append_actions,
             table.id,
-            table.version,
+            len(table.state.history),
             steps,
             work.to_move == TERMINAL,
             deciders(work),
             server_moves(table.row, work),
+            table.revision,
         )
         table.state = work
+        table.revision = revision
         table.views = views
         table.log.extend(lines)
         table.decision_since = since
@@ -771,9 +798,9 @@ class TableHub:
         log.error("table %s: %s", table.id, error)
         self._evict(table, force=True)
 
-    def _troubled(self, table: LiveTable) -> None:
-        if table.trouble is None:
-            table.trouble = TROUBLE
+    def _troubled(self, table: LiveTable, trouble: str = TROUBLE) -> None:
+        if table.trouble != trouble:
+            table.trouble = trouble
             for connection in table.connections:
                 connection.wake.set()
 
@@ -787,11 +814,14 @@ class TableHub:
     async def _drive(self, table: LiveTable) -> None:
         """Make the server's moves (chance events, bots' decisions) until a person (or nobody)
         is to move. A write the database refuses is tried again with back-off while every page
-        at the table shows TROUBLE; a bot's decision is kept meanwhile, not asked again. Any
-        other error is logged and retried too: the driver never stops on its own."""
+        at the table shows TROUBLE; a bot's decision is kept meanwhile, not asked again. A
+        decision is bound to the version it was made for: if the table moved on meanwhile (a
+        person acted or took a move back) it is dropped and made again for the new version.
+        A bot whose worker fails is asked again (BOT_TROUBLE), never replaced by a random
+        move. Any other error is logged and retried too: the driver never stops on its own."""
         backoff = Backoff()
-        decided: tuple[int, int, int | None] | None = None
-        """(version, seat, action id or None) of a bot's decision not stored yet."""
+        decided: tuple[int, int, int] | None = None
+        """(version, seat, action id) of a bot's decision not stored yet."""
         try:
             while not self._closed and not table.broken:
                 try:
@@ -810,19 +840,29 @@ class TableHub:
                             table.id, table.state, seat, spec, bot_seed, self.max_bot_seconds
                         )
                     if decided is None or decided[:2] != (version, seat):
+                        decided = None
                         if self.bot_delay > 0:
                             await asyncio.sleep(self.bot_delay)
-                        decided = (version, seat, await self._ask_bot(table, request))
+                            if table.version != version:
+                                continue  # a person acted or took back meanwhile
+                        chosen = await self._ask_bot(table, request)
+                        if chosen is None:
+                            self._troubled(table, BOT_TROUBLE)
+                            await asyncio.sleep(backoff.next())
+                            continue
+                        decided = (version, seat, chosen)
                     async with table.lock:
                         if table.version != version or table.broken:
                             decided = None
-                            continue  # a person decided at the same time: ask again
+                            continue  # made for a state the table has left: decide again
                         chosen = decided[2]
-                        legal = table.state.legal_ids(seat)
-                        if chosen not in legal:
-                            if chosen is not None:
-                                log.error("table %s: bot %s chose %r", table.id, spec, chosen)
-                            chosen = random.Random(bot_seed).choice(legal)
+                        if chosen not in table.state.legal_ids(seat):
+                            # A bot's bug: logged, and the bot asked again after a wait.
+                            log.error("table %s: bot %s chose %r", table.id, spec, chosen)
+                            decided = None
+                            self._troubled(table, BOT_TROUBLE)
+                            await asyncio.sleep(backoff.next())
+                            continue
                         await self._advance(table, [(seat, table.game.actions[chosen])])
                         decided = None
                         backoff.reset()
@@ -848,11 +888,11 @@ class TableHub:
             self._touch(table)  # idle from now on if nobody is connected
 
     async def _ask_bot(self, table: LiveTable, request: BotRequest) -> int | None:
-        """The bot's action id, or None if its worker failed (it then plays at random)."""
+        """The bot's action id, or None if its worker failed (it is asked again later)."""
         try:
             return await self.bots.choose(request, self._creators.get(table.id, table.id))
         except Exception:
-            log.exception("table %s: bot %s failed; it plays at random", table.id, request.spec)
+            log.exception("table %s: bot %s failed; asking again", table.id, request.spec)
             return None
 
     # ------------------------------------------------------------------ connections
@@ -961,7 +1001,7 @@ def table_summary(row: TableRow) -> dict[str, Any]:
 def live_summary(table: LiveTable) -> dict[str, Any]:
     """The summary of a table in memory (its newest state)."""
     entry = table_summary(table.row)
-    entry["steps"] = table.version
+    entry["steps"] = len(table.state.history)
     entry["finished"] = table.state.is_terminal()
     entry["to_move"] = deciders(table.state)
     return entry
@@ -974,21 +1014,22 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
     except Exception as error:
         raise ClientError(f"table {row.id} cannot be rebuilt: {error}") from None
     lines: list[LogLine] = []
-    table = LiveTable(row=row, game=game, state=state, log=lines)
-    table.decision_since = dict.fromkeys(deciders(state), 0)
+    table = LiveTable(row=row, game=game, state=state, log=lines, revision=row.revision)
     views = all_views(state)
     for stored in actions:
         try:
             action = game.action_from_json(stored.action)
-            before = deciders(state)
             line, views = narrated_step(state, views, action, stored.actor)
-            note_decisions(table.decision_since, before, stored.actor, state)
         except Exception as error:
             table.broken = f"this table's record stops replaying at step {stored.idx}: {error}"
             log.error("table %s: %s", row.id, table.broken)
             break
         lines.append(line)
     table.views = views
+    # Whoever is to move decides from the version the table is at now: an action a client
+    # chose before the table was rebuilt is looked at again (when the revisions in between
+    # were undos, nothing else tells which decisions they began).
+    table.decision_since = dict.fromkeys(deciders(state), table.revision)
     return table
 
 
