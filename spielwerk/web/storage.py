@@ -45,7 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, SQLAlchemyError
 
 DEFAULT_DB_URL = "sqlite:///spielwerk.db"
 """A SQLite file in the working directory: the embedded default."""
@@ -178,7 +178,10 @@ class StoredAction:
 class Storage:
     """Tables, seats and actions in one SQL database (SQLite or PostgreSQL)."""
 
-    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+    def __init__(self, url: str = DEFAULT_DB_URL, verify: bool = False) -> None:
+        """Open (and create) the database at `url`. `verify`: check a SQLite file's pages
+        first (`PRAGMA quick_check`) and raise ValueError if it is damaged, as a server does
+        at start-up rather than fail on every later read."""
         self.url = normalise_url(url)
         try:
             parsed = make_url(self.url)
@@ -196,11 +199,31 @@ class Storage:
             raise ValueError(f"not a database URL: {url!r} ({error})") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            if verify:
+                self._check_sqlite_file()
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def _check_sqlite_file(self) -> None:
+        """ValueError if SQLite finds damaged pages in the file (a file that is no database
+        at all fails on opening already)."""
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.execute(text("PRAGMA quick_check")).all()
+            problems = [str(row[0]) for row in rows]
+        except DatabaseError as error:  # too damaged to check at all
+            problems = [str(error.orig).splitlines()[0]]
+        if problems != ["ok"]:
+            where = self.engine.url.database or "the SQLite file"
+            shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+            self.engine.dispose()
+            raise ValueError(
+                f"the database file {where} is damaged (SQLite's quick_check: {shown}): "
+                "restore it from a backup, or move it away to start with an empty one"
+            )
 
     @contextmanager
     def _failing_as_storage_error(self, what: str) -> Iterator[None]:
@@ -372,13 +395,21 @@ class Storage:
 
     def set_rematch(self, table_id: str, rematch_id: str) -> str | None:
         """Name `rematch_id` this table's rematch unless one is named already: the rematch
-        the table has now (of two asking at once, the first wins), None if no such table."""
+        the table has now (of two asking at once, the first wins), None if no such table.
+        The invitations of seats nobody claimed move to the rematch (which was created with
+        them): an invitation opens a seat at one table only, never at both."""
         with self._failing_as_storage_error("start a rematch"), self.engine.begin() as conn:
-            conn.execute(
+            named = conn.execute(
                 update(tables_table)
                 .where(tables_table.c.id == table_id, tables_table.c.rematch.is_(None))
                 .values(rematch=rematch_id)
             )
+            if named.rowcount == 1:
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.table_id == table_id)
+                    .values(invite_hash=None)
+                )
             found = conn.execute(
                 select(tables_table.c.rematch).where(tables_table.c.id == table_id)
             ).scalar_one_or_none()

@@ -44,6 +44,7 @@ from spielwerk.web.bots import (
 )
 from spielwerk.web.catalog import renderer_url, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.limits import Admission
 from spielwerk.web.logs import quoted
 from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import CreateTable, display_name
@@ -71,6 +72,11 @@ move is never made up)."""
 NOT_SAVED = "the database did not answer; nothing changed, try again"
 
 
+SPECTATOR_IDLE = "nothing happened at this table for a long time: reload the page to watch on"
+SPECTATOR_IDLE_CODE = 4410
+"""The close code of a spectator let go at a table where nothing happened for long."""
+
+
 class DatabaseDown(ClientError):
     """The database did not answer a read; nothing changed."""
 
@@ -96,6 +102,8 @@ class NewTable:
     invitations: dict[int, str]
 
 
+MAX_REMATCH_HOPS = 64
+"""Rematches an invitation is followed through to the table it moved to."""
 MAX_CREATORS = 100_000
 """Tables whose creator the hub remembers (for fair bot turns), the newest."""
 
@@ -140,6 +148,10 @@ class Connection:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     devices: int = 1
     """Connections holding this seat, this one included (set by the hub)."""
+    address: str = ""
+    """The client's address (spectators are counted per address)."""
+    closing: tuple[int, str] | None = None
+    """Set by the hub to end this connection: (close code, reason); the sender closes it."""
 
 
 @dataclass(eq=False)
@@ -156,6 +168,9 @@ class LiveTable:
     """Set while the server's own next move could not be saved (TROUBLE)."""
     last_used: float = field(default_factory=time.monotonic)
     """When somebody last asked for it, acted or left (for evicting idle tables)."""
+    last_change: float = field(default_factory=time.monotonic)
+    """When its state last changed (a step, a step taken back): spectators of a table where
+    nothing happens for long are let go."""
     views: list[dict[str, Any]] | None = None
     """Every viewer's view of the present state (spectator first), for the narration of the
     next step; built when first needed."""
@@ -271,8 +286,7 @@ class TableHub:
         storage: Storage,
         bots: BotPool,
         bot_delay: float = 0.0,
-        max_connections_per_table: int = 64,
-        max_connections: int = 4096,
+        admission: Admission | None = None,
         options: TableOptions | None = None,
         evict_after: float = 60.0,
         max_idle_tables: int = 256,
@@ -283,9 +297,11 @@ class TableHub:
         self.options = options or TableOptions()
         self.bots = bots
         self.bot_delay = bot_delay
-        self.max_connections_per_table = max_connections_per_table
-        self.max_connections = max_connections
+        self.admission = admission or Admission()
         self.connections = 0
+        self.spectators = 0
+        self._spectators_of: dict[str, int] = {}
+        """Spectator connections per client address."""
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._db = ThreadPoolExecutor(
@@ -330,8 +346,17 @@ class TableHub:
             self.sweep()
 
     def sweep(self) -> int:
-        """Forget the tables idle for `evict_after` seconds; how many went."""
+        """Let go of spectators of tables where nothing happened for a long time, and forget
+        the tables idle for `evict_after` seconds; how many tables went."""
         now = time.monotonic()
+        idle_for = self.admission.spectator_idle
+        if idle_for > 0:
+            for table in self.tables.values():
+                if now - table.last_change >= idle_for:
+                    for connection in table.connections:
+                        if connection.seat is None and connection.closing is None:
+                            connection.closing = (SPECTATOR_IDLE_CODE, SPECTATOR_IDLE)
+                            connection.wake.set()
         stale = [
             t
             for t in self.tables.values()
@@ -501,6 +526,7 @@ class TableHub:
             table.row = dataclasses.replace(table.row, rematch=named or new_id)
             for connection in table.connections:
                 connection.wake.set()
+            await self._refresh_seats(table)  # its unused invitations moved to the rematch
             return table.row.rematch or new_id
 
     @staticmethod
@@ -511,34 +537,42 @@ class TableHub:
             raise ClientError(str(error)) from None
 
     # ------------------------------------------------------------------ seats
-    async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[int, str]:
+    async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[str, int, str]:
         """The first person to bring a seat's invitation claims the seat under `name`: the
-        seat and its fresh token (which nobody else ever sees). ClientError if the invitation
-        opens no seat of this table (it was used, or is not this table's)."""
+        table (the newest rematch of `table_id`, where an unused invitation moved), the seat
+        and its fresh token (which nobody else ever sees). ClientError if the invitation
+        opens no seat there (it was used, or is not this table's)."""
         if len(table_id) > 32:
             raise TableNotFound("no such table")
         token = secrets.token_urlsafe(24)
+        invite_hash = hash_token(invitation)
+        seat = None
         try:
             row = await self._in_db(self.storage.load_table, table_id)
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
-            invite_hash = hash_token(invitation)
+            for _ in range(MAX_REMATCH_HOPS):
+                if row.rematch is None or any(s.invite_hash == invite_hash for s in row.seats):
+                    break
+                newer = await self._in_db(self.storage.load_table, row.rematch)
+                if newer is None:
+                    break
+                row = newer
             seat_row = next((s for s in row.seats if s.invite_hash == invite_hash), None)
-            seat = None
             if seat_row is not None:
                 chosen = self._name(name, seat_row.seat)
                 seat = await self._in_db(
-                    self.storage.claim_seat, table_id, invite_hash, hash_token(token), chosen
+                    self.storage.claim_seat, row.id, invite_hash, hash_token(token), chosen
                 )
         except StorageError as error:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
             raise DatabaseDown("the database did not answer; try again") from None
         if seat is None:
             raise ClientError(NOT_INVITED)
-        table = self.tables.get(table_id)
+        table = self.tables.get(row.id)
         if table is not None:
             await self._refresh_seats(table)
-        return seat, token
+        return row.id, seat, token
 
     async def _refresh_seats(self, table: LiveTable) -> None:
         """Read the seats again (claimed here or by another server process); wake everybody
@@ -729,13 +763,12 @@ class TableHub:
             # The seat that took its move back decides anew; a seat that was deciding all
             # along (a simultaneous pick) keeps the decision it began.
             table.decision_since = {
-                s: table.decision_since[s]
-                if s != seat and s in table.decision_since
-                else revision
+                s: table.decision_since[s] if s != seat and s in table.decision_since else revision
                 for s in deciders(earlier.state)
             }
             table.state, table.log, table.views = earlier.state, earlier.log, earlier.views
             table.revision = revision
+            table.last_change = time.monotonic()
             table.notice = {"kind": "undo", "seat": seat}
             for connection in table.connections:
                 connection.log_sent = min(connection.log_sent, len(table.log))
@@ -784,6 +817,7 @@ class TableHub:
         )
         table.state = work
         table.revision = revision
+        table.last_change = time.monotonic()
         table.views = views
         table.log.extend(lines)
         table.decision_since = since
@@ -896,20 +930,44 @@ class TableHub:
             return None
 
     # ------------------------------------------------------------------ connections
-    def join(self, table: LiveTable, seat: int | None, lang: Lang = DEFAULT_LANG) -> Connection:
-        if len(table.connections) >= self.max_connections_per_table:
-            raise ClientError("this table has too many connections")
-        if self.connections >= self.max_connections:
-            raise ClientError("the server has too many connections; try again later")
+    def join(
+        self, table: LiveTable, seat: int | None, lang: Lang = DEFAULT_LANG, address: str = ""
+    ) -> Connection:
+        """A new connection at the table. A seat holder is always let in (up to
+        `devices_per_seat` devices at once): spectators never take a seat's place. Spectators
+        are capped per table, per client address and on the whole server."""
+        limits = self.admission
+        if seat is not None:
+            devices = sum(1 for c in table.connections if c.seat == seat)
+            if limits.devices_per_seat and devices >= limits.devices_per_seat:
+                raise ClientError(
+                    f"your seat is open on {devices} devices already: close one of them"
+                )
+        else:
+            watching = sum(1 for c in table.connections if c.seat is None)
+            if limits.spectators_per_table and watching >= limits.spectators_per_table:
+                raise ClientError("this table has as many spectators as it takes; try later")
+            if (
+                limits.spectators_per_address
+                and self._spectators_of.get(address, 0) >= limits.spectators_per_address
+            ):
+                raise ClientError(
+                    f"you watch {limits.spectators_per_address} tables already: close one"
+                )
+            if limits.max_spectators and self.spectators >= limits.max_spectators:
+                raise ClientError("the server has as many spectators as it takes; try later")
         if self.tables.get(table.id) is not table:
             # Forgotten while this connection was opening: live again, unless it was
             # forgotten because the database moved on (or a fresh copy took its place).
             if table.broken == MOVED_ON or table.id in self.tables:
                 raise ClientError(MOVED_ON)
             self.tables[table.id] = table
-        connection = Connection(seat, lang)
+        connection = Connection(seat, lang, address=address)
         table.connections.add(connection)
         self.connections += 1
+        if seat is None:
+            self.spectators += 1
+            self._spectators_of[address] = self._spectators_of.get(address, 0) + 1
         self._count_devices(table, seat)
         connection.wake.set()
         return connection
@@ -929,6 +987,13 @@ class TableHub:
         if connection in table.connections:
             table.connections.discard(connection)
             self.connections -= 1
+            if connection.seat is None:
+                self.spectators -= 1
+                left = self._spectators_of.get(connection.address, 1) - 1
+                if left:
+                    self._spectators_of[connection.address] = left
+                else:
+                    self._spectators_of.pop(connection.address, None)
             self._count_devices(table, connection.seat)
         self._touch(table)
 

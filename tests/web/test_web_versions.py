@@ -66,7 +66,9 @@ def test_an_action_chosen_before_an_undo_is_refused_after_it(server: Server) -> 
             assert answer["type"] == "ok" and answer["version"] > orchard_version, answer
             back = await ada.until(lambda s: s["version"] == answer["version"])
             await ada.act(travel_to(back, "well"))
-            again = await bea.until(lambda s: s["to_move"] == [1] and s["version"] > back["version"])
+            again = await bea.until(
+                lambda s: s["to_move"] == [1] and s["version"] > back["version"]
+            )
             assert server.steps(created["id"]) == len(ada.log)  # the steps are as many as before
 
             text = await bea.expect_error(
