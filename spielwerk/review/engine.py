@@ -192,13 +192,18 @@ class Judge:
         seat: int,
         plan: SearchPlan | None = None,
         hindsight: bool = False,
+        max_seconds: float | None = None,
     ) -> None:
+        """`max_seconds`: think at most that long a decision (a server's cap on its bots),
+        which may end the search before its iterations."""
         self.seat = seat
         self.plan = plan_for(game, players) if plan is None else plan
         self.calibration = calibration_for(
             game.name, players, self.plan.method, self.plan.iterations
         )
         self.search: MoveJudge = build_judge(game, players, self.plan)
+        if max_seconds is not None:
+            self.search.cap(max_seconds)
         self.open_search: MoveJudge | None = None
         if hindsight and hindsight_available(game.name):
             self.open_search = build_judge(game, players, self.plan, open=True)
@@ -264,6 +269,42 @@ def decision_seed(seed: int, number: int) -> int:
     return (seed * 1_000_003 + number) % 2**63
 
 
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """Where a seat decided with a choice: its `number`-th decision, at `step` of the record,
+    where it played the action `played`."""
+
+    number: int
+    step: int
+    played: int
+
+
+def decision_points(final: State, seat: int) -> tuple[list[DecisionPoint], int]:
+    """The seat's decisions with more than one legal move, and how many it made without."""
+    state = final.game.new_state(final.num_players, seed=final.seed)
+    points: list[DecisionPoint] = []
+    number = forced = 0
+    for step, (actor, action_id) in enumerate(final.history):
+        if actor == seat:
+            number += 1
+            if len(state.legal_ids(seat)) > 1:
+                points.append(DecisionPoint(number, step, action_id))
+            else:
+                forced += 1
+        state.apply_trusted(action_id, actor)
+    return points, forced
+
+
+def check_reviewable(final: State, seat: int) -> None:
+    """ReviewError unless `final` is a finished game with a seat `seat` (from 0)."""
+    if not final.is_terminal():
+        raise ReviewError("only a finished game can be reviewed: this record's game goes on")
+    if not 0 <= seat < final.num_players:
+        raise ReviewError(
+            f"this game has seats 1 to {final.num_players}; there is no seat {seat + 1}"
+        )
+
+
 def review_game(
     final: State,
     seat: int,
@@ -276,52 +317,54 @@ def review_game(
     0), reproducibly from `seed`; `plan` overrides the game's review search (tests).
     `hindsight`: also judge each move with every card open, where the game's compiled search
     can (`MoveChance.hindsight`; it reads the true state, and nothing else does)."""
-    if not final.is_terminal():
-        raise ReviewError("only a finished game can be reviewed: this record's game goes on")
-    if not 0 <= seat < final.num_players:
-        raise ReviewError(
-            f"this game has seats 1 to {final.num_players}; there is no seat {seat + 1}"
-        )
+    check_reviewable(final, seat)
     game = final.game
     judge = Judge(game, final.num_players, seat, plan, hindsight)
-    choices = _decisions_with_choice(final, seat)
+    points, forced = decision_points(final, seat)
     state = game.new_state(final.num_players, seed=final.seed)
     decisions: list[Decision] = []
-    number = 0
-    forced = 0
-    for step, (actor, action_id) in enumerate(final.history):
-        if actor == seat:
-            number += 1
-            if len(state.legal_ids(seat)) < 2:
-                forced += 1
-            else:
-                here = decision_seed(seed, number)
-                decisions.append(judge.decision(state, number, step, action_id, here))
-                if progress is not None:
-                    progress(len(decisions), choices)
-        state.apply_trusted(action_id, actor)
-    return GameReview(
-        game=game.name,
-        players=final.num_players,
-        seat=seat,
-        seed=seed,
-        method=judge.plan.method,
-        iterations=judge.plan.iterations,
-        cooperative=bool(final.result().get("cooperative")),
-        calibration=judge.calibration,
-        decisions=decisions,
-        result=final.result(),
-        forced=forced,
+    for point in points:
+        for actor, action_id in final.history[len(state.history) : point.step]:
+            state.apply_trusted(action_id, actor)
+        here = decision_seed(seed, point.number)
+        decisions.append(judge.decision(state, point.number, point.step, point.played, here))
+        if progress is not None:
+            progress(len(decisions), len(points))
+    return assemble_review(
+        final,
+        seat,
+        seed,
+        judge.plan,
+        judge.calibration,
+        decisions,
+        forced,
         hindsight=judge.open_search is not None,
     )
 
 
-def _decisions_with_choice(final: State, seat: int) -> int:
-    """How many of the seat's decisions had more than one legal move (for progress)."""
-    state = final.game.new_state(final.num_players, seed=final.seed)
-    count = 0
-    for actor, action_id in final.history:
-        if actor == seat and len(state.legal_ids(seat)) > 1:
-            count += 1
-        state.apply_trusted(action_id, actor)
-    return count
+def assemble_review(
+    final: State,
+    seat: int,
+    seed: int,
+    plan: SearchPlan,
+    calibration: Calibration | None,
+    decisions: list[Decision],
+    forced: int,
+    hindsight: bool = False,
+) -> GameReview:
+    """The review of `final` for `seat` from its decisions, judged (here or in other
+    processes) by the search `plan` with `calibration`."""
+    return GameReview(
+        game=final.game.name,
+        players=final.num_players,
+        seat=seat,
+        seed=seed,
+        method=plan.method,
+        iterations=plan.iterations,
+        cooperative=bool(final.result().get("cooperative")),
+        calibration=calibration,
+        decisions=decisions,
+        result=final.result(),
+        forced=forced,
+        hindsight=hindsight,
+    )

@@ -88,9 +88,12 @@ FALLBACK_ITERATIONS = 3000
 
 
 class MoveJudge(Protocol):
-    """What the review asks of a search: reseed it, then judge the root of a Turn."""
+    """What the review asks of a search: reseed it, cap its time, judge the root of a Turn."""
 
     def reseed(self, seed: int) -> None: ...
+
+    def cap(self, seconds: float) -> None:
+        """Think at most `seconds` a decision, whatever the iterations (a server's cap)."""
 
     def judge(self, turn: Turn) -> RootValues: ...
 
@@ -114,6 +117,9 @@ class KernelJudge:
     def reseed(self, seed: int) -> None:
         self.search.rng = random.Random(seed)
 
+    def cap(self, seconds: float) -> None:
+        self.search.seconds = seconds
+
     def judge(self, turn: Turn) -> RootValues:
         visits, sums = self.search.root(turn)
         means = sums / np.maximum(visits, 1)
@@ -128,6 +134,9 @@ class TreeJudge:
 
     def reseed(self, seed: int) -> None:
         self.search.rng = random.Random(seed)
+
+    def cap(self, seconds: float) -> None:
+        self.search.seconds = seconds
 
     def judge(self, turn: Turn) -> RootValues:
         root = self.search.search(turn)

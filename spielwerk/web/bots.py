@@ -25,10 +25,11 @@ import random
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import spielwerk
 from spielwerk.agents import AgentSpecError, MCTSAgent, is_search_spec, make_agent
@@ -39,6 +40,9 @@ from spielwerk.core.state import State
 from spielwerk.web.fairness import FairQueue
 
 log = logging.getLogger("spielwerk.web")
+
+R = TypeVar("R")
+W = TypeVar("W")
 
 MAX_MCTS_ITERATIONS = 20_000
 MAX_MCTS_SECONDS = 5.0
@@ -213,14 +217,19 @@ class _Lane:
         return self._executor
 
     async def run(self, request: BotRequest, group: str) -> int:
-        async with self.queue.turn(group):
-            return await self._run(request)
+        return await self.call(choose_action, request, group)
 
-    async def _run(self, request: BotRequest) -> int:
+    async def call(self, work: Callable[[R], W], request: R, group: str) -> W:
+        """`work(request)` in this lane's workers, queued fairly with the bots' decisions
+        (the game review and the hints think here too, `spielwerk.web.review`)."""
+        async with self.queue.turn(group):
+            return await self._run(work, request)
+
+    async def _run(self, work: Callable[[R], W], request: R) -> W:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             try:
-                return await loop.run_in_executor(self._pool(), choose_action, request)
+                return await loop.run_in_executor(self._pool(), work, request)
             except BrokenProcessPool:
                 log.warning("%s bot worker died (attempt %d); new workers", self.name, attempt)
                 self._executor = None

@@ -5,6 +5,7 @@
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { createReview } from "/static/review.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 const api = parts[0] === "table"
@@ -20,6 +21,13 @@ let viewer = fragment.has("seat") ? Number(fragment.get("seat")) : null;
 let step = 0;
 let shown = null;          // the step message drawn now
 let loading = 0;           // the newest step asked for (answers to older requests are dropped)
+
+// The Review panel (a table's replay only): the viewer's seat's review, its marks on the log.
+const review = createReview({
+  panel: el("review"), tableId: parts[0] === "table" ? parts[1] : null,
+  go: (target) => go(target).catch((e) => fail(String(e.message || e))), names: () => names(), lang,
+});
+review.onChange(() => { if (shown) draw(); });
 
 function fail(text) {
   el("toast").textContent = text;
@@ -47,9 +55,10 @@ async function load() {
   document.title = `${t("replay.title", { title })} · spielwerk`;
   const select = el("viewer");
   select.replaceChildren(h("option", { value: "", text: t("replay.spectator") }),
-    meta.seats.map((s) => h("option", { value: String(s.seat), text: names().seatName(s.seat) })));
+    ...meta.seats.map((s) => h("option", { value: String(s.seat), text: names().seatName(s.seat) })));
   select.value = viewer === null ? "" : String(viewer);
   el("slider").max = String(meta.steps);
+  review.view(viewer);
   const wanted = fragment.has("step") ? Number(fragment.get("step")) : meta.steps;
   await go(Math.min(Math.max(0, wanted), meta.steps));
 }
@@ -88,9 +97,10 @@ function draw() {
   el("status").textContent = shown.over ? t("page.game_over")
     : movers.length ? t("page.to_move", { seats: movers.map((p) => seatName(p)).join(", ") }) : t("replay.waiting_chance");
   el("result").hidden = !shown.result;
-  if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words));
+  if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words), review.resultNode() || "");
   const lines = meta.log.slice(0, step);
   el("log").replaceChildren(...lines.map((l) => logItem(l, { nameSeats, words, mine: viewer !== null && l.actor === viewer })));
+  review.decorate(el("log"));
   el("log").scrollTop = el("log").scrollHeight;
   const ctx = {
     view: shown.view, seat: viewer, legal: [], toMove: movers, over: shown.over,
@@ -128,4 +138,4 @@ document.addEventListener("keydown", (event) => {
   if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
 });
 
-load().catch((e) => fail(String(e.message || e)));
+load().then(() => review.loadHints()).catch((e) => fail(String(e.message || e)));

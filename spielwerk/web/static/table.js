@@ -5,6 +5,7 @@
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { createHints } from "/static/hints.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -50,6 +51,9 @@ const namer = () => seatNamer(table && table.seats, () => (latest && latest.name
 const seatName = (p) => namer().seatName(p);
 const logName = (p) => namer().logName(p);
 const nameSeats = (text) => namer().nameSeats(text);
+
+const hints = createHints({ panel: el("hints"), tableId, token: () => token, send: (m) => send(m), nameSeats, seatName });
+hints.onUsed(() => { if (latest && renderer) render(); });
 
 function showToast(text) {
   ui.toast.textContent = text;
@@ -197,6 +201,7 @@ async function onMessage(message) {
     document.title = `${gameTitle()} · spielwerk`;
     ui.rules.href = `${table.rules_url}?lang=${lang}`;
     ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
+    hints.welcome(mySeat);
     if (!renderer) {
       [renderer, info] = await Promise.all([
         import(table.renderer),
@@ -221,7 +226,10 @@ async function onMessage(message) {
     if (waiting && awaitVersion !== null && message.version >= awaitVersion) setWaiting(false);
     document.body.dataset.version = String(message.version);
     document.body.dataset.over = String(message.over);
+    hints.state(message);
     if (renderer) render();
+  } else if (hints.message(message)) {
+    // a hint for this seat: the hints panel shows it
   } else if (message.type === "ok") {
     if (message.ref !== sentRef) return;
     if (latest && latest.version >= message.version) {
@@ -333,6 +341,7 @@ function renderResult() {
       : null;
   ui.result.replaceChildren(...[
     ...resultNodes(result, latest.explanation, seatName, words),
+    hints.resultNode(),
     again,
     h("p", {},
       h("a", { id: "replay", href: `/table/${encodeURIComponent(tableId)}/replay${mySeat === null ? "" : `#seat=${mySeat}`}`, text: t("table.watch_replay") }),
