@@ -458,6 +458,14 @@ def review(
         typer.Option(help="also write the review (JSON) and its chart (PNG) into this directory"),
     ] = None,
     seed: Annotated[int, typer.Option(help="seed of the review's own randomness")] = 0,
+    hindsight: Annotated[
+        bool,
+        typer.Option(
+            "--hindsight",
+            help="add each move's chance with every hidden card open (games with a compiled "
+            "search; twice the time)",
+        ),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Judge every decision of one seat in a finished game: each move's winning chance from
@@ -476,9 +484,11 @@ def review(
             raise UsageProblem(
                 f"--seat must be a seat of this game: 1 to {state.num_players}, not {seat}"
             )
-        reviewed = review_with_progress(state, seat - 1, seed, chosen)
+        reviewed = review_with_progress(state, seat - 1, seed, chosen, hindsight)
         console = _console()
         print_review(console, reviewed, chosen)
+        if hindsight and not reviewed.hindsight:
+            console.print(escape(say(chosen, "hindsight.unavailable")))
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
             data, chart = write_review(reviewed, out, chosen)

@@ -21,7 +21,9 @@ TOP_MOVES = 3
 MARK_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 
-def review_with_progress(final: State, seat: int, seed: int, lang: Lang) -> GameReview:
+def review_with_progress(
+    final: State, seat: int, seed: int, lang: Lang, hindsight: bool = False
+) -> GameReview:
     """`review_game` with a progress bar on stderr (gone when it is done)."""
     columns = (
         TextColumn(escape(say(lang, "progress"))),
@@ -35,7 +37,7 @@ def review_with_progress(final: State, seat: int, seed: int, lang: Lang) -> Game
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        return review_game(final, seat, seed=seed, progress=advance)
+        return review_game(final, seat, seed=seed, progress=advance, hindsight=hindsight)
 
 
 def print_review(console: Console, review: GameReview, lang: Lang) -> None:
@@ -53,6 +55,8 @@ def print_review(console: Console, review: GameReview, lang: Lang) -> None:
         console.print(escape(say(lang, "team")))
     limits = {name: percent(value) for name, value in THRESHOLDS}
     console.print(escape(say(lang, "thresholds", **limits)))
+    if review.hindsight:
+        console.print(escape(say(lang, "hindsight.note")))
     if not review.decisions:
         console.print(escape(say(lang, "no_decisions", seat=seat)))
         return
@@ -92,6 +96,8 @@ def decision_table(review: GameReview, lang: Lang) -> Table:
     table.add_column(say(lang, "column.best"))
     table.add_column(say(lang, "column.drop"), justify="right")
     table.add_column(say(lang, "column.mark"))
+    if review.hindsight:
+        table.add_column(say(lang, "column.hindsight"))
     for decision in review.decisions:
         table.add_row(*decision_row(decision, lang))
     return table
@@ -115,7 +121,21 @@ def decision_row(decision: Decision, lang: Lang) -> list[str]:
         f"[{MARK_STYLES[mark]}]{escape(say(lang, f'mark.{mark}'))}[/{MARK_STYLES[mark]}]"
         if mark
         else "",
+        *([hindsight_cell(decision, lang)] if played.hindsight is not None else []),
     ]
+
+
+def hindsight_cell(decision: Decision, lang: Lang) -> str:
+    """With every card open: the move played's chance, and the best move's by hindsight."""
+    played = decision.played_move
+    best = max(decision.moves, key=lambda m: m.hindsight or 0.0)
+    assert played.hindsight is not None and best.hindsight is not None
+    if best is played:
+        return percent(played.hindsight)
+    text = escape(seats_from_one(best.text[lang]))
+    return f"{percent(played.hindsight)}\n{say(lang, 'hindsight.best', move=text)} " + percent(
+        best.hindsight
+    )
 
 
 def write_review(review: GameReview, out: Path, lang: Lang) -> tuple[Path, Path]:

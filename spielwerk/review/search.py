@@ -79,9 +79,10 @@ REVIEW_PLANS: dict[str, SearchPlan] = {
 }
 """Per game, the review's search at the shipped network's player count and options."""
 
-HINDSIGHT_GAMES = frozenset({"witches", "inkheart_dice", "isolde", "inkspell"})
+HINDSIGHT_GAMES = frozenset({"witches", "isolde", "inkspell"})
 """Games with a hindsight view: their compiled search can play on the true state with every
-card open (Tainted Grail's day cycle hides nothing but chance still to come: nothing to open)."""
+card open. Tintenherz and Tainted Grail's day cycle hide nothing but chance still to come (the
+order of a pile, the events): there is nothing to open."""
 
 FALLBACK_ITERATIONS = 3000
 """The plain search's iterations where no shipped network fits the table."""

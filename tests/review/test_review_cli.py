@@ -82,9 +82,14 @@ def test_out_writes_the_review_and_its_chart(dice_game: Path, tmp_path: Path) ->
     assert "inkheart_dice-seat1-review.json" in out
 
 
-def test_a_table_no_measurement_covers_says_it_is_uncalibrated(tmp_path: Path) -> None:
-    """Witches with 3 players: no network was trained, no calibration measured."""
-    path = record(tmp_path, "witches", "heuristic,random,random", 2)
+@pytest.fixture(scope="module")
+def witches_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Witches with 3 players: no network was trained for it, no calibration measured."""
+    return record(tmp_path_factory.mktemp("witches"), "witches", "heuristic,random,random", 2)
+
+
+def test_a_table_no_measurement_covers_says_it_is_uncalibrated(witches_game: Path) -> None:
+    path = witches_game
     code, out, err = review([str(path), "--seat", "3", "--lang", "en"])
     assert code == 0, (out, err)
     assert "Uncalibrated" in out and "plain search" in out
@@ -125,3 +130,14 @@ def test_bad_records_and_outputs_get_one_clear_line(dice_game: Path, tmp_path: P
     a_file.write_text("x", encoding="utf-8")
     code, _, err = review([str(dice_game), "--seat", "1", "--out", str(a_file)])
     assert code == 2 and "is a file, not a directory" in err
+
+
+def test_hindsight_is_a_labelled_column_of_its_own(witches_game: Path, dice_game: Path) -> None:
+    code, out, err = review([str(witches_game), "--seat", "2", "--hindsight", "--lang", "en"])
+    assert code == 0, (out, err)
+    assert "Hindsight: all cards open" in out and "never sets a mark" in out
+    code, out, err = review([str(witches_game), "--seat", "2", "--hindsight", "--lang", "de"])
+    assert "Im Nachhinein: alle Karten offen" in out and "bestimmt keine Bewertung" in out
+    code, out, err = review([str(dice_game), "--seat", "2", "--hindsight", "--lang", "en"])
+    assert code == 0 and "hides nothing that could be opened" in out
+    assert "Hindsight: all cards open" not in out
