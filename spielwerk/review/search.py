@@ -99,7 +99,19 @@ class MoveJudge(Protocol):
     def judge(self, turn: Turn) -> RootValues: ...
 
 
-class KernelJudge:
+class SearchJudge:
+    """What both judges share: a search agent with its own RNG and a time budget."""
+
+    search: Any
+
+    def reseed(self, seed: int) -> None:
+        self.search.rng = random.Random(seed)
+
+    def cap(self, seconds: float) -> None:
+        self.search.seconds = seconds
+
+
+class KernelJudge(SearchJudge):
     """The compiled search (`KernelMCTSAgent` inside the `net` seat, or alone). `open`: the
     hindsight search, which plays every iteration in the Turn's own state, all cards as they
     lie, instead of dealing what the seat cannot see afresh."""
@@ -115,29 +127,17 @@ class KernelJudge:
             search.game = open_kernel_game(search.game.name)
         self.search = search
 
-    def reseed(self, seed: int) -> None:
-        self.search.rng = random.Random(seed)
-
-    def cap(self, seconds: float) -> None:
-        self.search.seconds = seconds
-
     def judge(self, turn: Turn) -> RootValues:
         visits, sums = self.search.root(turn)
         means = sums / np.maximum(visits, 1)
         return RootValues([int(v) for v in visits], [float(m) for m in means])
 
 
-class TreeJudge:
+class TreeJudge(SearchJudge):
     """The Python information-set MCTS (`MCTSAgent`), for games without a kernel."""
 
     def __init__(self, search: MCTSAgent) -> None:
         self.search = search
-
-    def reseed(self, seed: int) -> None:
-        self.search.rng = random.Random(seed)
-
-    def cap(self, seconds: float) -> None:
-        self.search.seconds = seconds
 
     def judge(self, turn: Turn) -> RootValues:
         root = self.search.search(turn)

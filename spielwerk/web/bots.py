@@ -142,21 +142,40 @@ _worker_states: OrderedDict[str, State] = OrderedDict()
 
 def _state_for(request: BotRequest) -> State:
     """The table's state after `request.history`, from the worker's cache where it can."""
-    state = _worker_states.pop(request.table_id, None)
-    history = list(request.history)
+    return state_after(
+        request.table_id,
+        request.game,
+        request.options,
+        request.players,
+        request.seed,
+        request.history,
+    )
+
+
+def state_after(
+    table_id: str,
+    game: str,
+    options: dict[str, Any],
+    players: int,
+    seed: int,
+    history: tuple[tuple[int, int], ...],
+) -> State:
+    """In a worker: table `table_id`'s state after `history`, built on the last state this
+    worker built for it where that is a prefix (a table's next turn applies only the new
+    actions). The game review's work in the same workers uses it too."""
+    state = _worker_states.pop(table_id, None)
+    actions = list(history)
     if (
         state is None
-        or state.game.name != request.game
-        or len(state.history) > len(history)
-        or state.history != history[: len(state.history)]
+        or state.game.name != game
+        or len(state.history) > len(actions)
+        or state.history != actions[: len(state.history)]
     ):
-        state = spielwerk.load(request.game, **request.options).new_state(
-            request.players, seed=request.seed
-        )
-    for actor, action_id in history[len(state.history) :]:
+        state = spielwerk.load(game, **options).new_state(players, seed=seed)
+    for actor, action_id in actions[len(state.history) :]:
         # The server validated every stored action; a bad one still fails loudly here.
         state.apply(action_id, player=actor)
-    _worker_states[request.table_id] = state
+    _worker_states[table_id] = state
     while len(_worker_states) > WORKER_CACHE_TABLES:
         _worker_states.popitem(last=False)
     return state
@@ -217,15 +236,19 @@ class _Lane:
         return self._executor
 
     async def run(self, request: BotRequest, group: str) -> int:
-        return await self.call(choose_action, request, group)
+        async with self.queue.turn(group):
+            return await self._run(request)
+
+    async def _run(self, request: BotRequest) -> int:
+        return await self._work(choose_action, request)
 
     async def call(self, work: Callable[[R], W], request: R, group: str) -> W:
         """`work(request)` in this lane's workers, queued fairly with the bots' decisions
         (the game review and the hints think here too, `spielwerk.web.review`)."""
         async with self.queue.turn(group):
-            return await self._run(work, request)
+            return await self._work(work, request)
 
-    async def _run(self, work: Callable[[R], W], request: R) -> W:
+    async def _work(self, work: Callable[[R], W], request: R) -> W:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             try:

@@ -13,12 +13,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-import spielwerk
 from spielwerk.core.state import State
 from spielwerk.review.engine import Decision, Judge, MoveChance, decision_seed
+from spielwerk.web.bots import state_after
 
-CACHED_STATES = 16
 CACHED_JUDGES = 8
+"""Review searches a worker keeps (one per game, options, player count and seat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,28 +41,19 @@ class JudgeRequest:
     review_seed: int = 0
 
 
-_states: OrderedDict[str, State] = OrderedDict()
 _judges: OrderedDict[tuple[str, str, int, int, float], Judge] = OrderedDict()
 
 
 def _state_for(request: JudgeRequest) -> State:
-    """The state after the request's history, from the worker's last ones where it can."""
-    state = _states.pop(request.table_id, None)
-    history = list(request.history)
-    if (
-        state is None
-        or state.game.name != request.game
-        or len(state.history) > len(history)
-        or state.history != history[: len(state.history)]
-    ):
-        game = spielwerk.load(request.game, **request.options)
-        state = game.new_state(request.players, seed=request.seed)
-    for actor, action_id in history[len(state.history) :]:
-        state.apply(action_id, player=actor)
-    _states[request.table_id] = state
-    while len(_states) > CACHED_STATES:
-        _states.popitem(last=False)
-    return state
+    """The state after the request's history (the bot workers' cache of table states)."""
+    return state_after(
+        request.table_id,
+        request.game,
+        request.options,
+        request.players,
+        request.seed,
+        request.history,
+    )
 
 
 def _judge_for(request: JudgeRequest, state: State) -> Judge:

@@ -18,7 +18,14 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_a11y import LANGS, WIDTHS, axe_source, lang_contexts, violations_at_both_widths
+from test_web_a11y import (
+    LANGS,
+    WIDTHS,
+    axe_source,
+    findings,
+    lang_contexts,
+    violations_at_both_widths,
+)
 from test_web_browser import Page
 from web_parts import Server, wait_until
 
@@ -36,15 +43,6 @@ def finished_table(server: Server) -> str:
     table_id = str(server.create(GAME, ["heuristic", "random", "heuristic"])["id"])
     wait_until(lambda: bool(server.summary(table_id)["finished"]), 180, "the bots' game")
     return table_id
-
-
-def failures(found: dict[str, dict[str, list[str]]]) -> list[str]:
-    return [
-        f"{when} at {width}: {line}"
-        for when, widths in found.items()
-        for width, lines in widths.items()
-        for line in lines
-    ]
 
 
 def review_of(server: Server, table_id: str, seat: int) -> dict[str, Any]:
@@ -115,7 +113,7 @@ def test_the_review_panel_draws_the_chart_marks_and_alternatives(
         assert words["best"] in page.page.locator("#review-moves tbody").inner_text()
         assert "%" in page.page.locator("#review-moves tbody").inner_text()
         found["alternatives"] = violations_at_both_widths(page.page, axe_source)
-        assert failures(found) == [], "\n".join(failures(found))
+        assert findings(found) == [], "\n".join(findings(found))
         # Seen by the spectator, the panel asks for a seat.
         page.page.select_option("#viewer", "")
         page.page.wait_for_function("() => document.querySelector('#review-start') === null")
@@ -161,7 +159,7 @@ def test_the_hint_button_names_the_best_moves_and_the_hinted_move_is_marked(
         player.page.click("#replay")
         player.page.wait_for_function("() => document.querySelector('#log .hinted') !== null")
         assert player.page.locator("#hints-used").count() == 1
-        assert failures(found) == [], "\n".join(failures(found))
+        assert findings(found) == [], "\n".join(findings(found))
         record = httpx.get(f"{shared_server.base}/api/tables/{table_id}/record", timeout=60).json()
         assert [h["seat"] for h in record["hints"]] == [0]
         assert player.errors == [] and watcher.errors == []
