@@ -86,6 +86,7 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     load_after = os.getloadavg()
     summary = summarise(reviews)
+    summary.update(longest_review(games, summary))
     summary.update(
         {
             "game": args.game,
@@ -103,10 +104,33 @@ def main() -> None:
     print_summary(summary)
 
 
+def longest_review(games: list[dict[str, Any]], summary: dict[str, Any]) -> dict[str, Any]:
+    """The most decisions with a choice one seat made in any game of the corpus, and what
+    its review would take on one core at the slowest CPU time a decision measured here."""
+    from spielwerk.review.engine import decision_points
+
+    most = 0
+    for entry in games:
+        final = spielwerk.replay(entry["record"])
+        for seat in range(final.num_players):
+            most = max(most, len(decision_points(final, seat)[0]))
+    return {
+        "corpus_games": len(games),
+        "most_decisions": most,
+        "longest_cpu_bound": most * summary["cpu_per_decision_max"],
+    }
+
+
 def summarise(reviews: list[dict[str, Any]]) -> dict[str, Any]:
     walls = [run["wall"] for review in reviews for run in review["runs"]]
     cpus = [run["cpu"] for review in reviews for run in review["runs"]]
     judged = [len(review["runs"][0]["decisions"]) for review in reviews]
+    per_decision = [
+        run["cpu"] / len(run["decisions"])
+        for review in reviews
+        for run in review["runs"]
+        if run["decisions"]
+    ]
     changed = marked = marked_changed = same_best = 0
     drop_gaps: list[float] = []
     played_gaps: list[float] = []
@@ -138,6 +162,8 @@ def summarise(reviews: list[dict[str, Any]]) -> dict[str, Any]:
         "cpu_max": max(cpus),
         "judged_median": statistics.median(judged),
         "judged_max": max(judged),
+        "cpu_per_decision_median": statistics.median(per_decision),
+        "cpu_per_decision_max": max(per_decision),
     }
 
 
@@ -151,6 +177,14 @@ def print_summary(s: dict[str, Any]) -> None:
         ("decisions judged a review (median / max)", f"{s['judged_median']} / {s['judged_max']}"),
         ("wall s a review (median / max)", f"{s['wall_median']:.1f} / {s['wall_max']:.1f}"),
         ("CPU s a review (median / max)", f"{s['cpu_median']:.1f} / {s['cpu_max']:.1f}"),
+        (
+            "CPU s a decision (median / max)",
+            f"{s['cpu_per_decision_median']:.3f} / {s['cpu_per_decision_max']:.3f}",
+        ),
+        (
+            f"longest seat of the corpus ({s['corpus_games']} games): decisions, CPU s bound",
+            f"{s['most_decisions']}, {s['longest_cpu_bound']:.1f}",
+        ),
         ("decisions compared", str(s["decisions"])),
         ("mark changes between the seeds", f"{s['mark_changed']:.3f}"),
         (
