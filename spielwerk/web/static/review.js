@@ -70,7 +70,8 @@ export function createReview({ panel, tableId, go, names, lang }) {
     const width = 320;
     const height = 120;
     const pad = 6;
-    const x = (i) => pad + (decisions.length < 2 ? 0 : (i * (width - 2 * pad)) / (decisions.length - 1));
+    const left = 34;         // room for the scale: 0 %, 50 %, 100 %
+    const x = (i) => left + (decisions.length < 2 ? 0 : (i * (width - left - pad)) / (decisions.length - 1));
     const y = (chance) => height - pad - chance * (height - 2 * pad);
     const line = (pick) => decisions.map((d, i) => `${x(i).toFixed(1)},${y(pick(d)).toFixed(1)}`).join(" ");
     const seatLabel = names().logName(seat);
@@ -79,7 +80,10 @@ export function createReview({ panel, tableId, go, names, lang }) {
       "aria-label": t("review.chart_label", { seat: seatLabel }),
     },
     s("title", { text: t("review.chart_label", { seat: seatLabel }) }),
-    s("line", { x1: pad, x2: width - pad, y1: y(0.5), y2: y(0.5), class: "half" }),
+    [0, 0.5, 1].map((level) => [
+      s("line", { x1: left, x2: width - pad, y1: y(level), y2: y(level), class: "grid" }),
+      s("text", { x: left - 4, y: y(level) + 4, class: "scale", text: percent(level) }),
+    ]),
     s("polyline", { points: line((d) => d.moves[d.best].chance), class: "best" }),
     s("polyline", { points: line((d) => d.moves[d.played].chance), class: "played" }),
     decisions.map((d, i) => d.mark
