@@ -125,7 +125,9 @@ export function createReview({ panel, tableId, go, names, lang }) {
     const parts = [h("h2", { text: t("review.heading") })];
     if (seat === null) {
       parts.push(h("p", { class: "small muted", text: t("review.choose_seat") }));
-    } else if (!status || status.state === "none") {
+    } else if (!status) {
+      parts.push(h("p", { class: "small muted", text: t("review.loading") }));
+    } else if (status.state === "none") {
       parts.push(h("button", { type: "button", id: "review-start", onclick: () => poll(true), text: t("review.start", { seat: names().logName(seat) }) }));
     } else if (status.state === "running") {
       const done = status.done || 0;
@@ -152,7 +154,7 @@ export function createReview({ panel, tableId, go, names, lang }) {
     }
     panel.replaceChildren(...parts.filter(Boolean));
     panel.dataset.seat = seat === null ? "" : String(seat);
-    panel.dataset.state = review ? "done" : status ? status.state : "none";
+    panel.dataset.state = review ? "done" : status ? status.state : "loading";
   }
 
   return {
