@@ -33,14 +33,30 @@ __all__ = ["axe_source", "lang_contexts"]  # fixtures shared with the accessibil
 
 GAME = "inkheart_dice"
 WORDS = {
-    "en": {"review": "Review", "start": "Review the moves of", "hint": "Hint", "best": "best"},
-    "de": {"review": "Analyse", "start": "Züge von", "hint": "Tipp", "best": "bester"},
+    "en": {
+        "review": "Review",
+        "start": "Review the moves of",
+        "hint": "Hint",
+        "best": "best",
+        "calibrated": "calibrated on 2,040 positions",
+        "uncalibrated": "Uncalibrated: these are the search's own values",
+    },
+    "de": {
+        "review": "Analyse",
+        "start": "Züge von",
+        "hint": "Tipp",
+        "best": "bester",
+        "calibrated": "geeicht an 2.040 Stellungen",
+        "uncalibrated": "Nicht geeicht: es sind die Werte der Suche",
+    },
 }
 
 
-def finished_table(server: Server) -> str:
+def finished_table(
+    server: Server, seats: tuple[str, ...] = ("heuristic", "random", "heuristic")
+) -> str:
     """A finished Tintenherz table of bots, its second seat playing at random."""
-    table_id = str(server.create(GAME, ["heuristic", "random", "heuristic"])["id"])
+    table_id = str(server.create(GAME, list(seats))["id"])
     wait_until(lambda: bool(server.summary(table_id)["finished"]), 180, "the bots' game")
     return table_id
 
@@ -94,6 +110,8 @@ def test_the_review_panel_draws_the_chart_marks_and_alternatives(
         page.page.wait_for_selector("#review-chart", timeout=600_000)
         chart = page.page.locator("#review-chart")
         assert chart.get_attribute("role") == "img" and chart.get_attribute("aria-label")
+        # Tintenherz with three players is measured (docs/review.md, "Calibration").
+        assert words["calibrated"] in page.page.locator("#review-calibration").inner_text()
         # The seat whose review has marks.
         page.page.select_option("#viewer", str(seat))
         page.page.wait_for_selector(f"#review[data-seat='{seat}'][data-state='done']")
@@ -119,6 +137,38 @@ def test_the_review_panel_draws_the_chart_marks_and_alternatives(
         page.page.select_option("#viewer", "")
         page.page.wait_for_selector("#review[data-seat='']")
         assert page.page.locator("#review-chart, #review-start").count() == 0
+        assert page.errors == []
+    finally:
+        page.page.close()
+
+
+@pytest.fixture(scope="module")
+def unmeasured_table(shared_server: Server) -> str:
+    """A finished Tintenherz table of two: no network was trained for two players, so the
+    plain search judges, and no calibration covers it; its first seat's review is made."""
+    table_id = finished_table(shared_server, ("heuristic", "random"))
+    review = review_of(shared_server, table_id, 0)
+    assert review["calibrated"] is False and review["calibration"] is None
+    return table_id
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_a_review_no_measurement_covers_says_it_is_uncalibrated(
+    shared_server: Server,
+    unmeasured_table: str,
+    lang_contexts: dict[str, Any],
+    axe_source: str,
+    lang: str,
+) -> None:
+    words = WORDS[lang]
+    page = Page(lang_contexts[lang], WIDTHS["desktop"])
+    try:
+        page.goto(f"{shared_server.base}/table/{unmeasured_table}/replay#seat=0")
+        page.page.wait_for_selector("#review[data-seat='0'][data-state='done']")
+        said = page.page.locator("#review-calibration").inner_text()
+        assert words["uncalibrated"] in said and words["calibrated"] not in said
+        found = {"uncalibrated": violations_at_both_widths(page.page, axe_source)}
+        assert findings(found) == [], "\n".join(findings(found))
         assert page.errors == []
     finally:
         page.page.close()

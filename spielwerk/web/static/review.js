@@ -117,6 +117,16 @@ export function createReview({ panel, tableId, go, names, lang }) {
       decision.mark ? h("p", { class: "small", text: t("review.drop", { drop: percent(decision.drop), mark: t(`review.mark.${decision.mark}`) }) }) : null);
   }
 
+  // Whether the chances were checked against real games (docs/review.md, "Calibration"): a
+  // review whose chances were not, or failed the check, says so.
+  function calibrationText() {
+    const measured = review.calibration;
+    if (!measured) return t("review.uncalibrated");
+    const positions = measured.held_out_positions.toLocaleString(document.documentElement.lang);
+    if (review.calibrated) return t("review.calibrated", { positions });
+    return t("review.miscalibrated", { positions, error: percent(measured.reliability_error) });
+  }
+
   function draw() {
     if (tableId === null) {
       panel.replaceChildren(h("h2", { text: t("review.heading") }), h("p", { class: "small muted", text: t("review.tables_only") }));
@@ -141,7 +151,7 @@ export function createReview({ panel, tableId, go, names, lang }) {
     } else if (review) {
       const counts = Object.fromEntries(MARKS.map((m) => [m, review.decisions.filter((d) => d.mark === m).length]));
       parts.push(
-        h("p", { class: "small", text: review.calibrated ? t("review.calibrated", { positions: review.calibration.held_out_positions }) : t("review.uncalibrated") }),
+        h("p", { id: "review-calibration", class: "small", text: calibrationText() }),
         review.cooperative ? h("p", { class: "small", text: t("review.team") }) : null,
         chart(),
         h("p", { class: "small legend" },
