@@ -75,6 +75,7 @@ from spielwerk.web.tables import (
     LiveTable,
     TableHub,
     TooManyTables,
+    chat_line,
     chat_message,
     state_message,
     table_summary,
@@ -602,7 +603,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if not table.state.is_terminal():
             return _error(409, "the replay is published when the game is over")
         seats = seats_of(table.row.players, table_summary(table.row)["seats"])
-        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats)
+        chat = [chat_line(line) for line in table.chat]
+        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats, chat)
         replays.keep_table(table_id, replay)
         return replay
 
