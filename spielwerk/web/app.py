@@ -45,6 +45,7 @@ from spielwerk.web.limits import (
     UPLOADS_AT_ONCE,
     Admission,
     CreationLimit,
+    SharedLimit,
 )
 from spielwerk.web.lobby import DEFAULT_ABANDON_AFTER_HOURS, included_ids, lobby_entry
 from spielwerk.web.options import TableOptions
@@ -345,6 +346,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         )
         await cluster.start(hub.on_change, hub.on_ownership_lost)
         app.state.hub = hub
+        if cluster.shared:
+            limits["tables"] = SharedLimit("tables", settings.tables_per_minute, storage)
+            limits["uploads"] = SharedLimit("uploads", settings.uploads_per_minute, storage)
         app.state.replays = Replays()
         hub.start_sweeping()
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
@@ -373,8 +377,23 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         docs_url="/docs" if settings.dev else None,
         redoc_url=None,
     )
-    creation_limit = CreationLimit(settings.tables_per_minute)
-    upload_limit = CreationLimit(settings.uploads_per_minute)
+    # Per address: in memory for one process (SQLite); in the database where several
+    # processes share it (PostgreSQL), so that the limits hold for the whole site.
+    limits: dict[str, CreationLimit | SharedLimit] = {
+        "tables": CreationLimit(settings.tables_per_minute),
+        "uploads": CreationLimit(settings.uploads_per_minute),
+    }
+
+    async def wait_for_turn(request: Request | WebSocket, kind: str, address: str) -> float:
+        limit = limits[kind]
+        if isinstance(limit, CreationLimit):
+            return limit.wait_seconds(address)
+        try:
+            return await hub_of(request)._in_db(limit.wait_seconds, address)
+        except StorageError as error:
+            log.error("counting %s of a client: %s", kind, error.__cause__ or error)
+            return 0.0  # a database that does not answer fails the request itself
+
     uploading = asyncio.Semaphore(UPLOADS_AT_ONCE)
     app.add_middleware(
         GuardMiddleware,
@@ -483,9 +502,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             log.error("listing tables: %s", error.__cause__ or error)
             return _error(503, "the database did not answer; try again")
 
-    def too_many_tables(address: str) -> str | None:
+    async def too_many_tables(request: Request | WebSocket, address: str) -> str | None:
         """Why `address` may not open another table now (counting it if it may)."""
-        wait = creation_limit.wait_seconds(address)
+        wait = await wait_for_turn(request, "tables", address)
         if wait <= 0:
             return None
         return (
@@ -503,7 +522,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
         address = client_address(request)
-        refused = too_many_tables(address)
+        refused = await too_many_tables(request, address)
         if refused is not None:
             return limited(refused)
         body = await request.body()
@@ -695,7 +714,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         address opens a few a minute; the server replays one at a time (a replay is Python
         work that would otherwise crowd out the tables), so a body is read only once its
         turn has come."""
-        wait = upload_limit.wait_seconds(client_address(request))
+        wait = await wait_for_turn(request, "uploads", client_address(request))
         if wait > 0:
             return limited(
                 f"too many records opened from this address (at most "
@@ -784,13 +803,19 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 return
             try:
                 await session.send(welcome_message(table, seat, hub.hand_over_after))
-                await session.serve(hub, table, connection, too_many_tables)
+                await session.serve(
+                    hub, table, connection, lambda address: too_many_tables(websocket, address)
+                )
             finally:
                 hub.leave(table, connection)
         except WebSocketDisconnect:
             pass
 
     return app
+
+
+async def _no_limit(address: str) -> str | None:
+    return None
 
 
 class _Session:
@@ -800,7 +825,7 @@ class _Session:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
         self._recent: list[float] = []
-        self.too_many_tables: Callable[[str], str | None] = lambda address: None
+        self.too_many_tables: Callable[[str], Awaitable[str | None]] = _no_limit
         """Why an address may not open another table now (a rematch), or None."""
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -864,7 +889,7 @@ class _Session:
         hub: TableHub,
         table: LiveTable,
         connection: Connection,
-        too_many_tables: Callable[[str], str | None],
+        too_many_tables: Callable[[str], Awaitable[str | None]],
     ) -> None:
         self.too_many_tables = too_many_tables
         sender = asyncio.create_task(self._push_states(table, connection))
@@ -930,7 +955,7 @@ class _Session:
                 # A new deal is a new table: it counts against the address's limit (a chain
                 # of rematches is no way round it); joining one started already does not.
                 if table.row.rematch is None:
-                    refused = self.too_many_tables(connection.address)
+                    refused = await self.too_many_tables(connection.address)
                     if refused is not None:
                         await self.error(refused, ref)
                         return

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -102,6 +103,19 @@ seats_table = Table(
     # The bot that plays a human seat while its person is away (the others handed it over);
     # NULL while the person plays. Added after the first release.
     Column("sit_in", String(32), nullable=True),
+)
+
+events_table = Table(
+    "sw_events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    # What one client address did when (a table opened, a record opened), for the limits per
+    # address that hold for every server process on the database. `key` is a hash of the
+    # address; rows older than the window are deleted as new ones come.
+    Column("kind", String(16), nullable=False),
+    Column("key", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("sw_events_by_key", "kind", "key", "at"),
 )
 
 chat_table = Table(
@@ -581,6 +595,29 @@ class Storage:
             except SQLAlchemyError as error:
                 raise StorageError(f"could not store a chat line of {table_id}") from error
         raise StorageError(f"could not store a chat line of {table_id}: too many writers")
+
+    def take_turn(self, kind: str, key: str, per_window: int, window: float, now: float) -> float:
+        """0 if `key` may do `kind` now (and it is counted), else the seconds until it may:
+        at most `per_window` in any `window` seconds, counted in the database so the limit
+        holds for every server process on it (a transaction-scoped advisory lock on
+        PostgreSQL keeps two processes from both taking the last turn)."""
+        with self._failing_as_storage_error("count a client's turn"), self.engine.begin() as conn:
+            if not self.is_sqlite:
+                digest = hashlib.sha256(f"{kind}:{key}".encode()).digest()[:8]
+                conn.execute(
+                    select(func.pg_advisory_xact_lock(int.from_bytes(digest, "big", signed=True)))
+                )
+            mine = (events_table.c.kind == kind) & (events_table.c.key == key)
+            conn.execute(delete(events_table).where(mine, events_table.c.at <= now - window))
+            times = (
+                conn.execute(select(events_table.c.at).where(mine).order_by(events_table.c.at))
+                .scalars()
+                .all()
+            )
+            if len(times) >= per_window:
+                return float(times[0]) + window - now
+            conn.execute(insert(events_table).values(kind=kind, key=key, at=now))
+            return 0.0
 
     # ------------------------------------------------------------------ reads
     def load_chat(self, table_id: str, last: int | None = None) -> list[ChatRow]:
