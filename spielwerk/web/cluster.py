@@ -31,6 +31,9 @@ log = logging.getLogger("spielwerk.web")
 ADOPT_EVERY = 1.0
 """Seconds between two looks for tables nobody drives (a process died): the bound on how long
 a dead process's bots stay still, plus the time to rebuild the table."""
+PROCESS_GONE_AFTER = 5.0
+"""Seconds after which a process that stopped noting itself alive counts as gone (and the
+people it held connections for as gone with it)."""
 RECONNECT_FIRST, RECONNECT_MOST = 0.5, 5.0
 
 

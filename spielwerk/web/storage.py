@@ -105,6 +105,28 @@ seats_table = Table(
     Column("sit_in", String(32), nullable=True),
 )
 
+presence_table = Table(
+    "sw_presence",
+    metadata,
+    # How many connections each server process holds for a seat: a person is at the table if
+    # any living process holds one. `since`: when this process's count last went to or from
+    # zero (wall clock), so that "gone for how long" holds across processes.
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("process", String(32), primary_key=True),
+    Column("connections", Integer, nullable=False),
+    Column("since", Float, nullable=False),
+)
+
+processes_table = Table(
+    "sw_processes",
+    metadata,
+    # The server processes sharing the database, each seen every second or so: one unseen
+    # for long has died, and its connections are gone with it.
+    Column("id", String(32), primary_key=True),
+    Column("seen_at", Float, nullable=False),
+)
+
 events_table = Table(
     "sw_events",
     metadata,
@@ -595,6 +617,74 @@ class Storage:
             except SQLAlchemyError as error:
                 raise StorageError(f"could not store a chat line of {table_id}") from error
         raise StorageError(f"could not store a chat line of {table_id}: too many writers")
+
+    def set_presence(
+        self, table_id: str, seat: int, process: str, connections: int, since: float
+    ) -> None:
+        """This process holds `connections` connections of the seat now (changed at `since`)."""
+        with self._failing_as_storage_error("note who is here"), self.engine.begin() as conn:
+            conn.execute(
+                delete(presence_table).where(
+                    presence_table.c.table_id == table_id,
+                    presence_table.c.seat == seat,
+                    presence_table.c.process == process,
+                )
+            )
+            conn.execute(
+                insert(presence_table).values(
+                    table_id=table_id,
+                    seat=seat,
+                    process=process,
+                    connections=connections,
+                    since=since,
+                )
+            )
+            self._announce(conn, Change("presence", table_id))
+
+    def load_presence(self, table_id: str) -> dict[int, tuple[int, float]]:
+        """Seat -> (connections held by every process, when the last change was): only the
+        seats some process has noted."""
+        with self._failing_as_storage_error("read who is here"), self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    presence_table.c.seat,
+                    func.sum(presence_table.c.connections),
+                    func.max(presence_table.c.since),
+                )
+                .where(presence_table.c.table_id == table_id)
+                .group_by(presence_table.c.seat)
+            ).all()
+        return {int(seat): (int(count or 0), float(since)) for seat, count, since in rows}
+
+    def heartbeat(self, process: str, now: float, dead_before: float) -> list[str]:
+        """This process is alive at `now`; processes not seen since `dead_before` are not,
+        and their connections are counted gone since they were last seen. The tables whose
+        presence that changed (announced to every process)."""
+        with self._failing_as_storage_error("note this process"), self.engine.begin() as conn:
+            conn.execute(delete(processes_table).where(processes_table.c.id == process))
+            conn.execute(insert(processes_table).values(id=process, seen_at=now))
+            dead = conn.execute(
+                select(processes_table.c.id, processes_table.c.seen_at).where(
+                    processes_table.c.seen_at < dead_before
+                )
+            ).all()
+            changed: set[str] = set()
+            for gone, seen_at in dead:
+                tables = conn.execute(
+                    select(presence_table.c.table_id).where(
+                        presence_table.c.process == gone, presence_table.c.connections > 0
+                    )
+                ).scalars()
+                changed.update(tables)
+                conn.execute(
+                    update(presence_table)
+                    .where(presence_table.c.process == gone, presence_table.c.connections > 0)
+                    .values(connections=0, since=seen_at)
+                )
+                conn.execute(delete(processes_table).where(processes_table.c.id == gone))
+            for table_id in sorted(changed):
+                self._announce(conn, Change("presence", table_id))
+        return sorted(changed)
 
     def take_turn(self, kind: str, key: str, per_window: int, window: float, now: float) -> float:
         """0 if `key` may do `kind` now (and it is counted), else the seconds until it may:

@@ -45,7 +45,7 @@ from spielwerk.web.bots import (
     sit_in_bot,
 )
 from spielwerk.web.catalog import renderer_url, web_games
-from spielwerk.web.cluster import ADOPT_EVERY, Cluster, SingleProcess
+from spielwerk.web.cluster import ADOPT_EVERY, PROCESS_GONE_AFTER, Cluster, SingleProcess
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.limits import Admission
 from spielwerk.web.logs import quoted
@@ -390,6 +390,8 @@ class TableHub:
         self.hand_over_after = hand_over_after
         self.cluster = cluster or SingleProcess()
         """Who moves for which table when several processes share the database."""
+        self.process_id = secrets.token_hex(8)
+        """This process among those sharing the database (who is here, per process)."""
         """Seconds a person must be gone before the others may let a bot play for them."""
         self.connections = 0
         self.spectators = 0
@@ -707,6 +709,8 @@ class TableHub:
                 if table is None:
                     table = await self._load(table_id)
                     self.tables[table_id] = table
+                    if self.cluster.shared:  # people may be here through other processes
+                        await self._refreshed_presence(table)
         finally:
             self._loading.pop(table_id, None)
         if not table.broken:
@@ -967,9 +971,18 @@ class TableHub:
         live = self.tables.get(change.table_id)
         if live is None:
             return  # not in memory here: it is read from the database when it is needed
+        if change.kind == "presence":
+            asyncio.get_running_loop().create_task(self._refreshed_presence(live))
+            return
         if change.kind == "undo" and change.revision > live.revision:
             live.pending_notice = {"kind": "undo", "seat": change.seat}
         self._catch_up_soon(live)
+
+    async def _refreshed_presence(self, table: LiveTable) -> None:
+        try:
+            await self._refresh_presence(table)
+        except StorageError as error:
+            log.error("table %s: reading who is here: %s", table.id, error.__cause__ or error)
 
     def _catch_up_soon(self, table: LiveTable) -> None:
         if table.catching_up is not None and not table.catching_up.done():
@@ -1093,8 +1106,11 @@ class TableHub:
                 log.exception("adopting tables failed")
 
     async def adopt_orphans(self) -> int:
-        """Take over the stalled tables where the server is to move; how many."""
+        """Note this process alive (its connections gone with it if it dies), then take over
+        the stalled tables where the server is to move; how many."""
         await self.cluster.check()
+        now = time.time()
+        await self._in_db(self.storage.heartbeat, self.process_id, now, now - PROCESS_GONE_AFTER)
         stalled = await self._in_db(self.storage.tables_to_resume, time.time() - ADOPT_EVERY)
         adopted = 0
         for table_id in stalled:
@@ -1287,6 +1303,12 @@ class TableHub:
         """Seat `by` lets a bot play `seat`, whose person has been gone for HAND_OVER_AFTER
         seconds (Board Game Arena's rule for a player who left); the seat is theirs again
         the moment they come back. ClientError with the reason, changing nothing, if not."""
+        if self.cluster.shared:  # they may be here through another process
+            try:
+                await self._refresh_presence(table)
+            except StorageError as error:
+                log.error("table %s: %s", table.id, error.__cause__ or error)
+                raise ClientError(NOT_SAVED) from None
         async with table.lock:
             if table.broken:
                 raise ClientError(table.broken)
@@ -1424,13 +1446,52 @@ class TableHub:
         if seat is None:
             self.spectators += 1
             self._spectators_of[address] = self._spectators_of.get(address, 0) + 1
-        elif table.away_since.pop(seat, None) is not None:
-            self._notify_all(table)  # everybody sees them back
-            if table.row.seats[seat].sit_in is not None:
-                asyncio.get_running_loop().create_task(self._come_back(table, seat))
+        else:
+            self._share_presence(table, seat)
+            if table.away_since.pop(seat, None) is not None:
+                self._notify_all(table)  # everybody sees them back
+                if table.row.seats[seat].sit_in is not None:
+                    asyncio.get_running_loop().create_task(self._come_back(table, seat))
         self._count_devices(table, seat)
         connection.notify()
         return connection
+
+    def _share_presence(self, table: LiveTable, seat: int) -> None:
+        """With other processes on the database: note how many connections this one holds
+        for the seat (each process then reads who is here from all of them)."""
+        if not self.cluster.shared:
+            return
+        count = sum(1 for c in table.connections if c.seat == seat)
+        asyncio.get_running_loop().create_task(self._write_presence(table.id, seat, count))
+
+    async def _write_presence(self, table_id: str, seat: int, count: int) -> None:
+        try:
+            await self._in_db(
+                self.storage.set_presence, table_id, seat, self.process_id, count, time.time()
+            )
+        except StorageError as error:  # the next change (or the heartbeat) notes it
+            log.error("table %s: %s", table_id, error.__cause__ or error)
+
+    async def _refresh_presence(self, table: LiveTable) -> None:
+        """Who is at the table, from every process's count: away since the last of them
+        let go (on this process's clock); a person back with a bot sitting in plays again."""
+        counts = await self._in_db(self.storage.load_presence, table.id)
+        offset = time.monotonic() - time.time()
+        away = dict(table.away_since)
+        for seat in (s.seat for s in table.row.seats if s.kind == "human"):
+            if seat in counts and counts[seat][0] > 0:
+                away.pop(seat, None)
+            elif seat in counts:
+                away[seat] = counts[seat][1] + offset
+            else:
+                away.setdefault(seat, time.monotonic())
+        back = [s for s in table.away_since if s not in away]
+        if away != table.away_since:
+            table.away_since = away
+            self._notify_all(table)
+        for seat in back:
+            if table.row.seats[seat].sit_in is not None:
+                await self._come_back(table, seat)
 
     @staticmethod
     def _count_devices(table: LiveTable, seat: int | None) -> None:
@@ -1454,9 +1515,12 @@ class TableHub:
                     self._spectators_of[connection.address] = left
                 else:
                     self._spectators_of.pop(connection.address, None)
-            elif not any(c.seat == connection.seat for c in table.connections):
-                table.away_since[connection.seat] = time.monotonic()
-                self._notify_all(table)  # everybody sees them gone
+            else:
+                self._share_presence(table, connection.seat)
+                here = any(c.seat == connection.seat for c in table.connections)
+                if not here and not self.cluster.shared:  # shared: the database decides
+                    table.away_since[connection.seat] = time.monotonic()
+                    self._notify_all(table)  # everybody sees them gone
             self._count_devices(table, connection.seat)
         self._touch(table)
 

@@ -191,3 +191,45 @@ def test_an_undo_on_one_process_is_seen_and_guarded_on_the_other(
             await ada.until(lambda s: s["version"] >= taken["version"])
 
     asyncio.run(scenario())
+
+
+def test_who_is_here_counts_every_process(postgres_url: str, tmp_path: Path) -> None:
+    """Ada plays through the first process, Bea through the second. Ada's page sees Bea
+    here, and may not hand Bea's seat to a bot; Bea's process is killed: Ada's sees her gone
+    (once the dead process counts as gone), and after the wait the seat goes to a bot."""
+    servers = [
+        Server(
+            postgres_url,
+            log_path=tmp_path / f"serve-{i}.log",
+            extra_args=["--hand-over-after", "2"],
+        ).start()
+        for i in range(2)
+    ]
+    try:
+        first, second = servers
+        created = first.create("tainted_grail", ["human", "human"])
+        ada_token, bea_token = (s["token"] for s in created["seats"])
+
+        async def scenario() -> None:
+            async with Player(first.ws_base, created["id"], ada_token) as ada:
+                bea = Player(second.ws_base, created["id"], bea_token)
+                await bea.join()
+                await ada.until(lambda s: s["seats_now"][1]["here"], 60)
+                text = await ada.expect_error({"type": "hand_over", "seat": 1})
+                assert text == "seat 2 is here: nothing to hand over", text
+                await asyncio.get_running_loop().run_in_executor(None, second.kill)
+                await ada.until(lambda s: not s["seats_now"][1]["here"], 60)
+                while True:
+                    answer = await ada.request({"type": "hand_over", "seat": 1})
+                    if answer["type"] == "ok":
+                        break
+                    wait = re.search(r"in (\d+) s$", answer["message"])
+                    assert wait is not None, answer
+                    await asyncio.sleep(int(wait.group(1)))
+                await ada.until(lambda s: s["seats_now"][1]["sit_in"], 60)
+                await bea.close()
+
+        asyncio.run(scenario())
+    finally:
+        for server in servers:
+            server.stop()
