@@ -682,6 +682,15 @@ class Storage:
                     .values(connections=0, since=seen_at)
                 )
                 conn.execute(delete(processes_table).where(processes_table.c.id == gone))
+            # A process killed before it first noted itself alive: its counts are as old as
+            # their last change.
+            unnoted = and_(
+                presence_table.c.connections > 0,
+                presence_table.c.since < dead_before,
+                presence_table.c.process.not_in(select(processes_table.c.id)),
+            )
+            changed.update(conn.execute(select(presence_table.c.table_id).where(unnoted)).scalars())
+            conn.execute(update(presence_table).where(unnoted).values(connections=0))
             for table_id in sorted(changed):
                 self._announce(conn, Change("presence", table_id))
         return sorted(changed)
