@@ -30,14 +30,14 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_web_browser import Page
+from test_web_browser import Page, play_to_the_end
 from typer.testing import CliRunner
 from web_parts import Server
 
@@ -211,21 +211,7 @@ def play_and_read(server: Server, browser: Any, game: str, lang: str) -> Played:
         pages = [Page(context) for context in contexts]
         for page, link in zip(pages, links, strict=True):
             page.goto(server.base + link)
-        rng = random.Random(sum(map(ord, game + lang)))
-        for _ in range(3000):
-            for page in pages:
-                page.page.wait_for_function("() => document.body.dataset.version !== undefined")
-            if all(page.over for page in pages):
-                break
-            movers = [page for page in pages if page.can_act()]
-            if not movers:
-                pages[0].page.wait_for_timeout(50)
-                continue
-            mover = rng.choice(movers)
-            mover.click_random_control(rng)
-            assert mover.toast() is None, f"the server refused a click: {mover.toast()}"
-        else:
-            raise AssertionError(f"{game} did not end within 3000 clicks")
+        play_to_the_end(pages, random.Random(sum(map(ord, game + lang))))
         for page in pages:
             page.page.locator("#result").wait_for()
             read = page.page.evaluate("() => window.__readWords()")
@@ -239,26 +225,14 @@ def play_and_read(server: Server, browser: Any, game: str, lang: str) -> Played:
     return played
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose bots move at once (the seats' people click as fast as they can)."""
-    scratch = tmp_path_factory.mktemp("words")
-    running = Server(f"sqlite:///{scratch / 'spielwerk.db'}", log_path=scratch / "serve.log")
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_whole_game_reads_as_the_box_would(
-    fast_server: Server, browser: Any, game: str, lang: str
+    shared_server: Server, browser: Any, game: str, lang: str
 ) -> None:
     """Seats from 1 and each where it belongs (item 5), no id and no English on a German page
     (item 6), a log without noise (item 8): everything Ada and Bea read in a whole game."""
-    played = play_and_read(fast_server, browser, game, lang)
+    played = play_and_read(shared_server, browser, game, lang)
     said = sorted(played.said)
     problems = {
         "seats counted from 1": seat_problems(said, played.players),
@@ -320,14 +294,14 @@ def test_the_terminal_reads_as_the_box_would(game: str, lang: str, tmp_path: Pat
 # ---------------------------------------------------------------------- the lobby
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_the_lobby_names_every_option_and_value_in_the_pages_language(
-    fast_server: Server, browser: Any, lang: str
+    shared_server: Server, browser: Any, lang: str
 ) -> None:
     """Every game's options in the lobby by their names in the page's language, their values
     in words (a seat counted from 1, „absteigend“, „ja“), no id, no English in German."""
     context = browser.new_context(locale=LOCALES[lang])
     try:
         page = Page(context)
-        page.goto(fast_server.base + "/")
+        page.goto(shared_server.base + "/")
         page.page.wait_for_function("() => document.querySelector('#game option') !== null")
         said: list[str] = []
         for game in spielwerk.list_games():
