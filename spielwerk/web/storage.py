@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -45,7 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, SQLAlchemyError
 
 DEFAULT_DB_URL = "sqlite:///spielwerk.db"
 """A SQLite file in the working directory: the embedded default."""
@@ -74,6 +74,13 @@ tables_table = Table(
     # When the last step was stored (the lobby calls a table idle that long "abandoned").
     # Added after the first release: NULL in older rows and in tables without a step.
     Column("last_step_at", Float, nullable=True),
+    # How many changes the table has had: every stored step and every step taken back adds
+    # one, so it only ever grows (a version a client saw is never reached again after an
+    # undo). Added after the first release: NULL in older rows means `steps`.
+    Column("revision", BigInteger, nullable=True),
+    # How the table is run, chosen at its creation (`TableSettings`: who may chat, the move
+    # clock). Added after the first release: NULL in older rows means the defaults.
+    Column("settings", JSON, nullable=True),
 )
 
 seats_table = Table(
@@ -89,6 +96,26 @@ seats_table = Table(
     # Added after the first release: NULL in older rows.
     Column("invite_hash", String(64), nullable=True, index=True),
     Column("name", String(64), nullable=True),
+    # The bot that plays a human seat while its person is away (the others handed it over);
+    # NULL while the person plays. Added after the first release.
+    Column("sit_in", String(32), nullable=True),
+)
+
+chat_table = Table(
+    "sw_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("sw_tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    # Who wrote it: a seat, None for a spectator or for the table itself (`kind` "system").
+    Column("seat", Integer, nullable=True),
+    Column("kind", String(16), nullable=False),
+    # A line is free text, a quick phrase (a key every reader sees in their own language),
+    # or a system notice (a key and its parameters: who left, who came back).
+    Column("text", Text, nullable=True),
+    Column("phrase", String(32), nullable=True),
+    Column("params", JSON, nullable=True),
+    Column("step", Integer, nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 actions_table = Table(
@@ -140,6 +167,8 @@ class SeatRow:
     """The hash of the invitation that still claims this seat (None once used)."""
     name: str | None = None
     """The display name its player chose (None: not claimed yet, or a bot)."""
+    sit_in: str | None = None
+    """The bot playing this human seat while its person is away (None: the person plays)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +189,24 @@ class TableRow:
     """The id of this table's rematch, once one was started."""
     last_step_at: float | None = None
     """When the last step was stored (None: no step yet, or a row from an older version)."""
+    revision: int = 0
+    """The table's changes so far (steps stored plus steps taken back): only ever grows."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """How the table is run (`tables.TableSettings` as a dict; empty: the defaults)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    idx: int
+    seat: int | None
+    kind: str
+    """"text", "phrase" or "system"."""
+    text: str | None
+    phrase: str | None
+    params: dict[str, Any] | None
+    step: int
+    """The game's steps when it was written (the replay shows it there)."""
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +219,10 @@ class StoredAction:
 class Storage:
     """Tables, seats and actions in one SQL database (SQLite or PostgreSQL)."""
 
-    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+    def __init__(self, url: str = DEFAULT_DB_URL, verify: bool = False) -> None:
+        """Open (and create) the database at `url`. `verify`: check a SQLite file's pages
+        first (`PRAGMA quick_check`) and raise ValueError if it is damaged, as a server does
+        at start-up rather than fail on every later read."""
         self.url = normalise_url(url)
         try:
             parsed = make_url(self.url)
@@ -190,11 +240,31 @@ class Storage:
             raise ValueError(f"not a database URL: {url!r} ({error})") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            if verify:
+                self._check_sqlite_file()
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def _check_sqlite_file(self) -> None:
+        """ValueError if SQLite finds damaged pages in the file (a file that is no database
+        at all fails on opening already)."""
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.execute(text("PRAGMA quick_check")).all()
+            problems = [str(row[0]) for row in rows]
+        except DatabaseError as error:  # too damaged to check at all
+            problems = [str(error.orig).splitlines()[0]]
+        if problems != ["ok"]:
+            where = self.engine.url.database or "the SQLite file"
+            shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+            self.engine.dispose()
+            raise ValueError(
+                f"the database file {where} is damaged (SQLite's quick_check: {shown}): "
+                "restore it from a backup, or move it away to start with an empty one"
+            )
 
     @contextmanager
     def _failing_as_storage_error(self, what: str) -> Iterator[None]:
@@ -215,6 +285,7 @@ class Storage:
         seats: Sequence[SeatRow],
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         with self._failing_as_storage_error("create a table"), self.engine.begin() as conn:
             conn.execute(
@@ -228,8 +299,10 @@ class Storage:
                     created_at=time.time(),
                     finished=False,
                     steps=0,
+                    revision=0,
                     to_move=_json_or_none(to_move),
                     server_moves=server_moves,
+                    settings=settings or {},
                 )
             )
             conn.execute(
@@ -243,6 +316,7 @@ class Storage:
                         "token_hash": s.token_hash,
                         "invite_hash": s.invite_hash,
                         "name": s.name,
+                        "sit_in": s.sit_in,
                     }
                     for s in seats
                 ],
@@ -256,15 +330,19 @@ class Storage:
         finished: bool,
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        revision: int | None = None,
     ) -> None:
         """Store `steps` (actor, action JSON) as actions `first_index`, `first_index + 1`, ...
-        in one transaction, with who is to move after them. Raises StepConflict, storing
-        nothing, if any index is taken by other steps, and StorageError, storing nothing, if
-        the database fails. Storing the same steps again is a success that changes nothing:
-        a write whose answer was lost (the database went away after it committed) can be
-        retried."""
+        in one transaction, with who is to move after them, on a table at `revision` (None:
+        one that never had a step taken back, whose revision is its step count); the
+        revision grows by one a step. Raises StepConflict, storing nothing, if any index is
+        taken by other steps or the table's revision is another, and StorageError, storing
+        nothing, if the database fails. Storing the same steps again is a success that
+        changes nothing: a write whose answer was lost (the database went away after it
+        committed) can be retried."""
         if not steps:
             return
+        before = first_index if revision is None else revision
         rows = [
             {
                 "table_id": table_id,
@@ -281,8 +359,10 @@ class Storage:
                     update(tables_table)
                     .where(tables_table.c.id == table_id)
                     .where(tables_table.c.steps == first_index)
+                    .where(_revision() == before)
                     .values(
                         steps=first_index + len(steps),
+                        revision=before + len(steps),
                         finished=finished,
                         to_move=_json_or_none(to_move),
                         server_moves=server_moves,
@@ -292,19 +372,22 @@ class Storage:
                 if done.rowcount != 1:
                     raise StepConflict(f"table {table_id} moved on before step {first_index}")
         except IntegrityError as error:  # the primary key: these steps are stored already
-            if self._stored_already(table_id, first_index, rows):
+            if self._stored_already(table_id, first_index, rows, before + len(steps)):
                 return
             raise StepConflict(f"step {first_index} of {table_id} is taken") from error
         except SQLAlchemyError as error:
             raise StorageError(f"could not store step {first_index} of {table_id}") from error
 
-    def _stored_already(self, table_id: str, first_index: int, rows: list[dict[str, Any]]) -> bool:
-        """True if exactly these steps are the last ones stored (by an earlier try)."""
+    def _stored_already(
+        self, table_id: str, first_index: int, rows: list[dict[str, Any]], revision: int
+    ) -> bool:
+        """True if exactly these steps are the last ones stored (by an earlier try), and
+        nothing changed since (the table is at the `revision` they led to)."""
         last = first_index + len(rows)
         with self._failing_as_storage_error("check stored steps"), self.engine.connect() as conn:
-            steps = conn.execute(
-                select(tables_table.c.steps).where(tables_table.c.id == table_id)
-            ).scalar_one_or_none()
+            found = conn.execute(
+                select(tables_table.c.steps, _revision()).where(tables_table.c.id == table_id)
+            ).first()
             stored = conn.execute(
                 select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
                 .where(actions_table.c.table_id == table_id)
@@ -312,7 +395,8 @@ class Storage:
                 .order_by(actions_table.c.idx)
             ).all()
         wanted = [(r["idx"], r["actor"], r["action"]) for r in rows]
-        return steps == last and [(r.idx, r.actor, r.action) for r in stored] == wanted
+        stored_rows = [(r.idx, r.actor, r.action) for r in stored]
+        return found is not None and tuple(found) == (last, revision) and stored_rows == wanted
 
     def take_back_step(
         self,
@@ -320,17 +404,23 @@ class Storage:
         steps: int,
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        revision: int | None = None,
     ) -> None:
-        """Remove the newest stored step (an undo) of a table that has `steps` steps, with who
-        is to move then. Raises StepConflict, changing nothing, if the table has moved on."""
+        """Remove the newest stored step (an undo) of a table that has `steps` steps and is
+        at `revision` (None: its step count), with who is to move then. The revision grows
+        by one: taking a step back is a change, never a return to an earlier version. Raises
+        StepConflict, changing nothing, if the table has moved on."""
+        before = steps if revision is None else revision
         try:
             with self.engine.begin() as conn:
                 done = conn.execute(
                     update(tables_table)
                     .where(tables_table.c.id == table_id)
                     .where(tables_table.c.steps == steps)
+                    .where(_revision() == before)
                     .values(
                         steps=steps - 1,
+                        revision=before + 1,
                         finished=False,
                         to_move=_json_or_none(to_move),
                         server_moves=server_moves,
@@ -349,13 +439,21 @@ class Storage:
 
     def set_rematch(self, table_id: str, rematch_id: str) -> str | None:
         """Name `rematch_id` this table's rematch unless one is named already: the rematch
-        the table has now (of two asking at once, the first wins), None if no such table."""
+        the table has now (of two asking at once, the first wins), None if no such table.
+        The invitations of seats nobody claimed move to the rematch (which was created with
+        them): an invitation opens a seat at one table only, never at both."""
         with self._failing_as_storage_error("start a rematch"), self.engine.begin() as conn:
-            conn.execute(
+            named = conn.execute(
                 update(tables_table)
                 .where(tables_table.c.id == table_id, tables_table.c.rematch.is_(None))
                 .values(rematch=rematch_id)
             )
+            if named.rowcount == 1:
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.table_id == table_id)
+                    .values(invite_hash=None)
+                )
             found = conn.execute(
                 select(tables_table.c.rematch).where(tables_table.c.id == table_id)
             ).scalar_one_or_none()
@@ -385,7 +483,90 @@ class Storage:
             )
             return int(seat) if done.rowcount == 1 else None
 
+    def set_sit_in(
+        self,
+        table_id: str,
+        seat: int,
+        bot: str | None,
+        server_moves: bool | None = None,
+    ) -> bool:
+        """A bot sits in for a human seat (`bot`), or the person is back (None), with whether
+        the server is to move now. False, changing nothing, if the seat is not a human one
+        of this table or already so."""
+        with self._failing_as_storage_error("hand a seat over"), self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats_table)
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.seat == seat,
+                    seats_table.c.kind == "human",
+                    seats_table.c.sit_in.is_(None) if bot else seats_table.c.sit_in.is_not(None),
+                )
+                .values(sit_in=bot)
+            )
+            if done.rowcount != 1:
+                return False
+            if server_moves is not None:
+                conn.execute(
+                    update(tables_table)
+                    .where(tables_table.c.id == table_id)
+                    .values(server_moves=server_moves)
+                )
+            return True
+
+    def add_chat(self, table_id: str, line: ChatRow) -> int:
+        """Store a chat line as the table's next; its index. Two writers at once (two server
+        processes): the loser takes the next free index."""
+        for _ in range(8):
+            try:
+                with self.engine.begin() as conn:
+                    last = conn.execute(
+                        select(func.max(chat_table.c.idx)).where(chat_table.c.table_id == table_id)
+                    ).scalar_one_or_none()
+                    idx = 0 if last is None else int(last) + 1
+                    conn.execute(
+                        insert(chat_table).values(
+                            table_id=table_id,
+                            idx=idx,
+                            seat=line.seat,
+                            kind=line.kind,
+                            text=line.text,
+                            phrase=line.phrase,
+                            params=line.params,
+                            step=line.step,
+                            at=line.at,
+                        )
+                    )
+                return idx
+            except IntegrityError:
+                continue
+            except SQLAlchemyError as error:
+                raise StorageError(f"could not store a chat line of {table_id}") from error
+        raise StorageError(f"could not store a chat line of {table_id}: too many writers")
+
     # ------------------------------------------------------------------ reads
+    def load_chat(self, table_id: str, last: int | None = None) -> list[ChatRow]:
+        """The table's chat lines in order (only the newest `last` of them if given)."""
+        with self._failing_as_storage_error("load chat"), self.engine.connect() as conn:
+            query = select(chat_table).where(chat_table.c.table_id == table_id)
+            if last is not None:
+                query = query.order_by(chat_table.c.idx.desc()).limit(last)
+            rows = conn.execute(query).all()
+        lines = [
+            ChatRow(
+                r.idx,
+                r.seat,
+                r.kind,
+                r.text,
+                r.phrase,
+                dict(r.params) if r.params is not None else None,
+                r.step,
+                r.at,
+            )
+            for r in rows
+        ]
+        return sorted(lines, key=lambda line: line.idx)
+
     def load_seats(self, table_id: str) -> tuple[SeatRow, ...]:
         with self._failing_as_storage_error("load seats"), self.engine.connect() as conn:
             seats = conn.execute(
@@ -471,6 +652,11 @@ class Storage:
             return int(conn.execute(select(func.count()).select_from(tables_table)).scalar_one())
 
 
+def _revision() -> Any:
+    """The table's revision (rows from before revisions were stored: their step count)."""
+    return func.coalesce(tables_table.c.revision, tables_table.c.steps)
+
+
 def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
     return TableRow(
         id=row["id"],
@@ -486,11 +672,13 @@ def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
         seats=tuple(_seat_row(s) for s in seats),
         rematch=row["rematch"],
         last_step_at=float(row["last_step_at"]) if row["last_step_at"] is not None else None,
+        revision=int(row["revision"] if row["revision"] is not None else row["steps"]),
+        settings=dict(row["settings"] or {}),
     )
 
 
 def _seat_row(s: Any) -> SeatRow:
-    return SeatRow(s.seat, s.kind, s.bot, s.token_hash, s.invite_hash, s.name)
+    return SeatRow(s.seat, s.kind, s.bot, s.token_hash, s.invite_hash, s.name, s.sit_in)
 
 
 def _json_or_none(value: Sequence[int] | None) -> str | None:

@@ -5,6 +5,8 @@
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { chatPanel } from "/static/chat.js";
+import { presencePanel } from "/static/presence.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -41,12 +43,15 @@ const FINAL = {
   4400: t("table.final_4400"),
   4403: t("table.final_4403"),
   4404: t("table.final_4404"),
+  4410: t("table.final_4410"),   // a spectator let go: nothing happened at the table for long
 };
 
 // Seats are numbered from 1 on the page (the rules count from 0); a claimed seat shows its
 // player's name, a bot its level, your own seat "(you)".
 const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat);
 const seatName = (p) => namer().seatName(p);
+const chat = chatPanel(el("chat-panel"), { send: (m) => send(m), seatName: (p) => seatName(p), tableId });
+const presence = presencePanel(el("presence-panel"), { send: (m) => send(m), seatName: (p) => seatName(p) });
 const logName = (p) => namer().logName(p);
 const nameSeats = (text) => namer().nameSeats(text);
 
@@ -196,6 +201,8 @@ async function onMessage(message) {
     logEntries = [];
     ui.rules.href = `${table.rules_url}?lang=${lang}`;
     ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
+    chat.welcome(message);
+    presence.welcome(message);
     if (!renderer) {
       [renderer, info] = await Promise.all([
         import(table.renderer),
@@ -220,7 +227,11 @@ async function onMessage(message) {
     if (waiting && awaitVersion !== null && message.version >= awaitVersion) setWaiting(false);
     document.body.dataset.version = String(message.version);
     document.body.dataset.over = String(message.over);
+    presence.update(message);
+    chat.redraw();
     if (renderer) render();
+  } else if (message.type === "chat") {
+    chat.add(message.lines);
   } else if (message.type === "ok") {
     if (message.ref !== sentRef) return;
     if (latest && latest.version >= message.version) {
@@ -452,6 +463,12 @@ function offerClaim() {
       return;
     }
     if (name) localStorage.setItem(NAME, name);
+    if (answer.table && answer.table !== tableId) {
+      // The invitation had moved on to the table's rematch: the seat is there.
+      rememberSeat(answer.seat, answer.token, answer.table);
+      location.assign(answer.url);
+      return;
+    }
     token = answer.token;
     rememberSeat(answer.seat, token);
     history.replaceState(null, "", `#token=${token}`);
