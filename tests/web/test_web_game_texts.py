@@ -1,7 +1,7 @@
 """The games' own texts in the page's language: a German page shows a Witches table in German
 (the hand's cards are played with „Spiele …“, the log says „… wird als erster Trumpf
-aufgedeckt“ and „Stich 1: …“, the board „Kartenstapel“ and „Hexenrad“), an English page in English, and the API
-serves a game's texts and option help in the language asked for."""
+aufgedeckt“ and „Stich 1: …“, the board „Kartenstapel“ and „Hexenrad“), an English page in
+English, and the API serves a game's texts and option help in the language asked for."""
 
 from __future__ import annotations
 
