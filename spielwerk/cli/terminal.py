@@ -151,7 +151,7 @@ class HumanAgent(Agent):
         say = shared_texts().say
         seat = turn.player
         if self.announce_seat:
-            console.print(Rule(say(self.lang, "terminal.hot_seat", seat=seat)))
+            console.print(Rule(say(self.lang, "terminal.hot_seat", seat=seat + 1)))
         else:
             console.print(Rule())
         console.print(self.text.render_view(turn.view))
@@ -174,12 +174,12 @@ class HumanAgent(Agent):
         say, lang = shared_texts().say, self.lang
         while True:
             try:
-                answer = self.console.input(say(lang, "terminal.ask", seat=seat, count=count))
+                answer = self.console.input(say(lang, "terminal.ask", seat=seat + 1, count=count))
             except EOFError:
                 raise GameAbandoned(say(lang, "terminal.input_ended")) from None
             answer = answer.strip()
             if answer.lower() in QUIT_WORDS:
-                raise GameAbandoned(say(lang, "terminal.quit", seat=seat), by_choice=True)
+                raise GameAbandoned(say(lang, "terminal.quit", seat=seat + 1), by_choice=True)
             if answer.isdigit() and 1 <= int(answer) <= count:
                 return int(answer)
             wrong = say(lang, "terminal.not_a_choice", answer=escape(repr(answer)))

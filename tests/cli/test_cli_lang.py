@@ -67,7 +67,7 @@ def test_the_locale_chooses_german_and_lang_overrules_it(tmp_path: Path) -> None
 
 def test_rules_in_german_and_english() -> None:
     german = run(["rules", "witches", "--lang", "de"])
-    assert "Die Regeln in Kürze" in german and "Trumpf Stapel" in german
+    assert "Die Regeln in Kürze" in german and "Trumpfstapel" in german
     assert "welche Seite des Hexenrades oben liegt" in german  # the option's help
     english = run(["rules", "witches", "--lang", "en"])
     assert "Rules in brief" in english and "trump pile" in english

@@ -214,7 +214,7 @@ def test_witches_speaks_the_german_rulebooks_terms() -> None:
     action = state.legal_actions()[0]
     assert state.label(action, 0, "de").startswith("Spiele ")
     assert state.label(action, 0, "en").startswith("Play ")
-    assert state.describe(action, 1, "de").startswith("Platz 0 spielt ")
+    assert state.describe(action, 1, "de").startswith("Platz 1 spielt ")  # counted from 1
     view = game_text("witches", "de").render_view(state.view(0))
     assert "Kartenstapel" in view and "Hexenrad" in view and "Deine Handkarten" in view
 
@@ -307,7 +307,7 @@ def test_tintenherz_names_every_end_of_the_game_in_both_languages() -> None:
 
 def test_tintenherz_buttons_speak_to_the_player() -> None:
     """Issue 18: buttons in the second person ("Re-roll both dice", „Beide Würfel neu werfen“),
-    the log in the third ("seat 0 re-rolls both dice")."""
+    the log in the third ("seat 1 re-rolls both dice", seats counted from 1)."""
     from spielwerk.games.inkheart_dice.actions import REROLL_BOTH
 
     game = spielwerk.load("inkheart_dice")
@@ -319,8 +319,8 @@ def test_tintenherz_buttons_speak_to_the_player() -> None:
     assert action in state.legal_actions()
     assert state.label(action, 0, "en") == "Re-roll both dice"
     assert state.label(action, 0, "de") == "Beide Würfel neu werfen"
-    assert state.describe(action, 1, "en") == "seat 0 re-rolls both dice"
-    assert state.describe(action, 1, "de") == "Platz 0 würfelt beide Würfel neu"
+    assert state.describe(action, 1, "en") == "seat 1 re-rolls both dice"
+    assert state.describe(action, 1, "de") == "Platz 1 würfelt beide Würfel neu"
 
 
 def test_isolde_names_its_boards_as_the_rulebook_does() -> None:

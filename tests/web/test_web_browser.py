@@ -209,23 +209,31 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     assert href == f"/api/tables/{table_id}/record"
     assert spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).is_terminal()
     lines = table.log_lines()
-    # bots' moves arrived live, under the seat's number from 1 and its level
-    assert any(line.startswith("Seat 2 (bot heuristic) plays") for line in lines)
-    # The log names the cards dealt to this seat, and never a card dealt to another.
-    assert any(re.fullmatch(r".+ \(you\) (is dealt|draws) [a-z]+-\d", line) for line in lines), (
-        lines[:8]
-    )
-    assert not any(re.fullmatch(r"Seat [234] .*(is dealt|draws) [a-z]+-\d", line) for line in lines)
-    # Narration: one line per trick saying who took it and how many points, as in the record.
+    # The deal is one line naming this seat's own cards, never a card dealt to another.
+    hand = re.compile(r"Cards are dealt: 6 to each seat; your hand: (?:[A-Z][a-z]+ \d(?:, )?){6}")
+    assert hand.fullmatch(lines[0]), lines[:3]
+    others_draw = re.compile(r"Seat [234] \([^)]*\) (is dealt|draws) [A-Z][a-z]+ \d")
+    assert not any(others_draw.fullmatch(part) for line in lines for part in line.split("; "))
+    # One line per trick: its cards as played (the bots' among them, named by seat from 1 and
+    # level), who took it with how many points, the trump, and the card this seat drew.
     final = spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).view(None)
-    tricks = table.events("trick_won")
+    tricks = [line for line in lines if line.startswith("Trick ")]
     assert len(tricks) == len(final["tricks"]) > 0
+    assert any("Seat 2 (bot heuristic) " in line for line in tricks)
+
+    def named(card: str) -> str:
+        colour, value = card.split("-")
+        return f"{colour.capitalize()} {value}"
+
     for number, (line, trick) in enumerate(zip(tricks, final["tricks"], strict=True), 1):
         points = sum(int(c.split("-")[1]) for c in trick["cards"])
         points -= int(trick["new_trump"].split("-")[1]) if trick["new_trump"] else 0
-        winner = "Seat 1 (you)" if trick["winner"] == 0 else f"Seat {trick['winner'] + 1}"
-        assert line.startswith(f"Trick {number}: {winner}")
-        assert line.endswith(f"takes {points} points ({', '.join(trick['cards'])})")
+        seat = {0: "Seat 1 (you)", 1: "Seat 2 (bot heuristic)"}
+        seat |= {p: f"Seat {p + 1} (bot {s})" for p, s in {2: "random", 3: "mcts:300"}.items()}
+        played = zip(trick["players"], trick["cards"], strict=True)
+        plays = ", ".join(f"{seat[p]} {named(c)}" for p, c in played)
+        assert line.startswith(f"Trick {number}: {plays} → {seat[trick['winner']]} takes "), line
+        assert f"takes {points} points" in line
     # The result explains every seat's score colour by colour and names the winner.
     verdict = table.page.locator("#verdict").inner_text()
     assert f"wins with {max(final['scores'])} points" in verdict or "share the win" in verdict
@@ -407,7 +415,7 @@ def test_each_game_is_drawn_and_played_to_the_end_at_phone_width(
         # a scoring line per board per round (Isolde's own board moves discs, scores nothing)
         boards = final.view(None)["boards"]
         expected = [
-            (r, b["board"])  # the boards' English names are their ids (glossary.toml)
+            (r, b["board"].capitalize())  # the boards' English names (glossary.toml)
             for r in range(1, final.view(None)["rounds"] + 1)
             for b in boards
             if r in b["scored_after"] and b["scoring"] != "moves"

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, seat_name
 from spielwerk.games.tainted_grail import words
 
 View = Mapping[str, Any]
@@ -51,7 +51,7 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     def scene(text: str) -> str:
         return _escape(_scene(view, lang, text))
 
-    who = say(lang, "spectator") if viewer is None else say(lang, "seat", n=viewer)
+    who = say(lang, "spectator") if viewer is None else seat_name(lang, viewer)
     lines = [
         say(
             lang,
@@ -131,7 +131,7 @@ def grid_lines(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     people: dict[tuple[int, int], list[str]] = {}
     for seat, ch in enumerate(view["characters"]):
         if not ch["fallen"]:
-            people.setdefault((ch["x"], ch["y"]), []).append(str(seat))
+            people.setdefault((ch["x"], ch["y"]), []).append(str(seat + 1))
     in_range = _range_cells(view)
     cell_of = {p["id"]: (p["x"], p["y"]) for p in view["locations"]}
     joined = {

@@ -53,11 +53,14 @@ export function legalControl(node, entry, act) {
 
 /** What a control is called for a screen reader: what the piece shows, in the order it is drawn,
  * then the action when it says more ("6 6 red: plays red-6"), so that the visible label is part
- * of the name (WCAG 2.5.3, "label in name"). */
+ * of the name (WCAG 2.5.3, "label in name"). A piece that shows much more than its name (a
+ * board with its track) names itself in `data-name`. */
 function accessibleName(node, action) {
   const what = action.replace(/^seat \d+ /, "");
   let shown;
-  if (node.namespaceURI === SVG_NS) {
+  if (node.dataset && node.dataset.name) {
+    shown = node.dataset.name;
+  } else if (node.namespaceURI === SVG_NS) {
     const pieces = [];
     for (const text of node.querySelectorAll("text")) {
       // the text as drawn (not a <title> inside it); a space after it keeps words apart

@@ -29,12 +29,17 @@ function currentGame() {
 function renderOptions() {
   const game = currentGame();
   el("game-rules").href = `${game.rules_url}?lang=${lang}`;
+  // Every option by its name in the page's language, its values in words (a seat counted
+  // from 1, "yes", "descending"), never as the game's keys.
+  const worded = (option, value) => (option.value_labels || {})[String(value)] ?? String(value);
   el("options").replaceChildren(...game.options.flatMap((option) => {
     const id = `option-${option.name}`;
     let input;
-    if (option.choices) {
+    if (option.seat) {
+      input = h("select", { id, class: "seat-option", "data-option": option.name, "data-type": option.type, "data-default": option.default });
+    } else if (option.choices) {
       input = h("select", { id, "data-option": option.name, "data-type": option.type },
-        option.choices.map((c) => h("option", { value: String(c), selected: c === option.default, text: String(c) })));
+        option.choices.map((c) => h("option", { value: String(c), selected: c === option.default, text: worded(option, c) })));
     } else if (option.type === "bool") {
       input = h("input", { id, type: "checkbox", "data-option": option.name, "data-type": "bool", checked: option.default });
     } else {
@@ -43,7 +48,7 @@ function renderOptions() {
         min: option.minimum, max: option.maximum, "data-option": option.name, "data-type": option.type,
       });
     }
-    return [h("label", { for: id, title: option.help, text: option.name.replace(/_/g, " ") }),
+    return [h("label", { for: id, title: option.help, text: option.label }),
       h("span", { class: "row" }, input, h("span", { class: "muted small", text: option.help }))];
   }));
   const players = el("players");
@@ -59,6 +64,13 @@ function renderOptions() {
 function renderSeats() {
   const game = currentGame();
   const n = Number(el("players").value);
+  // A seat option (the start player) offers the seats of this many players.
+  for (const select of document.querySelectorAll("#options select.seat-option")) {
+    const option = game.options.find((o) => o.name === select.dataset.option);
+    const chosen = select.options.length ? Number(select.value) : Number(select.dataset.default);
+    select.replaceChildren(...Array.from({ length: n }, (_, p) => h("option", { value: String(p), text: option.value_labels[String(p)] })));
+    select.value = String(Math.min(chosen, n - 1));
+  }
   const old = [...document.querySelectorAll("#seats select")].map((s) => s.value);
   const fallback = game.bots.find((b) => b.spec === "heuristic") || game.bots[0];
   el("seats").replaceChildren(...Array.from({ length: n }, (_, seat) => {

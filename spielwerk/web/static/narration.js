@@ -22,10 +22,10 @@ export function seatNamer(seats, names, viewer) {
     if (p !== viewer) return seatName(p);
     return t("seat.name_you", { name: names()[p] || t("seat.n", { n: p + 1 }) });
   };
-  /** A game's text ("seat 2 plays red-7", „Platz 2 spielt Rot 7“: seats as the rules count
-   * them, from 0) with its seats named as on the page. */
+  /** A game's text ("seat 2 plays Red 7", „Platz 2 spielt Rot 7“: seats counted from 1, as
+   * people count them) with its seats named as on the page. */
   const nameSeats = (text) => text.replace(/\b(?:seat|Platz) (\d+)\b/g, (whole, n) =>
-    seats && Number(n) < seats.length ? logName(Number(n)) : whole);
+    seats && Number(n) >= 1 && Number(n) <= seats.length ? logName(Number(n) - 1) : whole);
   return { seatName, logName, nameSeats };
 }
 
@@ -69,13 +69,41 @@ export function colourSeats(root) {
   }
 }
 
-/** One log line: the action's text and, under it, what it made happen. */
-export function logItem(line, { nameSeats, words, mine }) {
-  const events = (line.events || []).filter((ev) => !ev.quiet);
-  const bySeat = typeof line.actor === "number";
-  const cls = [mine ? "mine" : null, bySeat ? "by-seat" : null].filter(Boolean).join(" ") || null;
-  return h("li", { class: cls, value: line.i + 1, "data-i": line.i, style: bySeat ? { "--seat": seatColour(line.actor) } : null },
-    h("span", { class: "line", text: nameSeats(line.text) }),
+/** The log as a page shows it: one entry per action's line, except that consecutive lines
+ * whose events fold into the same group (the game's `folded` events: a deal, a trick) are one
+ * entry, `{group, lines}`. */
+export function foldLog(lines) {
+  const entries = [];
+  for (const line of lines) {
+    const fold = (line.events || []).find((ev) => ev.fold);
+    const group = fold ? fold.fold.group : null;
+    const last = entries.at(-1);
+    if (group !== null && last && last.group === group) last.lines.push(line);
+    else entries.push({ group, lines: [line] });
+  }
+  return entries;
+}
+
+/** One entry of the log: the action's text (a group's: the newest text of each of its parts)
+ * and, under it, what it made happen; `mine(actor)` marks this seat's own lines. */
+export function logItem(entry, { nameSeats, words, mine }) {
+  const { lines } = entry;
+  let text = nameSeats(lines[0].text);
+  if (entry.group !== null) {
+    const parts = new Map();
+    for (const line of lines) {
+      for (const ev of line.events || []) if (ev.fold && ev.fold.part !== null) parts.set(ev.fold.part, words(ev));
+    }
+    text = [...parts.values()].join("; ");
+  }
+  // Under it what it made happen; a fold's text is the entry's own (never told twice).
+  const events = lines.flatMap((line) => (line.events || []).filter((ev) => !ev.quiet && !ev.fold));
+  const actors = new Set(lines.map((line) => line.actor));
+  const actor = actors.size === 1 ? lines[0].actor : null;
+  const bySeat = typeof actor === "number";
+  const cls = [bySeat && mine(actor) ? "mine" : null, bySeat ? "by-seat" : null].filter(Boolean).join(" ") || null;
+  return h("li", { class: cls, value: lines[0].i + 1, "data-i": lines.at(-1).i, style: bySeat ? { "--seat": seatColour(actor) } : null },
+    h("span", { class: "line", text }),
     events.map((ev) => h("span", { class: "event", "data-event": ev.key, text: words(ev) })));
 }
 

@@ -4,7 +4,7 @@
 // the step and the viewer (#step=12&seat=1), so a position can be shared.
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
-import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 import { chatLineNode } from "/static/chat.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -91,7 +91,7 @@ function draw() {
   el("result").hidden = !shown.result;
   if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words));
   const lines = meta.log.slice(0, step);
-  el("log").replaceChildren(...lines.map((l) => logItem(l, { nameSeats, words, mine: viewer !== null && l.actor === viewer })));
+  el("log").replaceChildren(...foldLog(lines).map((entry) => logItem(entry, { nameSeats, words, mine: (actor) => actor === viewer })));
   el("log").scrollTop = el("log").scrollHeight;
   // The table's chat as it stood at this step (a finished table's; a record file has none).
   const said = (meta.chat || []).filter((c) => c.step <= step);

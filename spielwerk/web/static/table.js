@@ -4,7 +4,7 @@
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
-import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 import { chatPanel } from "/static/chat.js";
 import { presencePanel } from "/static/presence.js";
 
@@ -187,8 +187,9 @@ function applyFlashes() {
   }
 }
 
-/** The game's title in the page's language (from /api/games/<game>), the server's until then. */
-function gameTitle() { return (info && info.title) || table.title; }
+/** The game's title in the page's language (from /api/games/<game>; until it has come, the
+ * page shows none rather than the server's English one). */
+function gameTitle() { return (info && info.title) || ""; }
 
 async function onMessage(message) {
   if (message.type === "welcome") {
@@ -197,8 +198,7 @@ async function onMessage(message) {
     mySeat = message.seat;
     ui.log.replaceChildren();            // the server sends the whole log again
     logLines.length = 0;
-    ui.title.textContent = gameTitle();
-    document.title = `${gameTitle()} · spielwerk`;
+    logEntries = [];
     ui.rules.href = `${table.rules_url}?lang=${lang}`;
     ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
     chat.welcome(message);
@@ -266,26 +266,34 @@ function showNotice(notice, version) {
 }
 
 const logLines = [];       // every log line received, to write again once names are known
+let logEntries = [];       // the log as shown: lines folded into groups (a deal, a trick)
 
-function logEntry(line) {
-  return logItem(line, { nameSeats, words, mine: mySeat !== null && line.actor === mySeat });
+function logEntry(entry) {
+  return logItem(entry, { nameSeats, words, mine: (actor) => mySeat !== null && actor === mySeat });
 }
 
 function appendLog(lines, fresh) {
   for (const line of lines) {
     logLines.push(line);
-    ui.log.append(logEntry(line));
     // Only what just happened is highlighted, not the history sent on (re)connecting.
     if (fresh) {
       const until = performance.now() + 1600;
       for (const ev of line.events || []) for (const mark of eventMarks(ev)) flashes.set(mark, until);
     }
   }
+  // A line that folds into the last entry's group rewrites that entry; the others are added.
+  const entries = foldLog(logLines);
+  const kept = entries.length && logEntries.length ? Math.min(entries.length, logEntries.length) - 1 : 0;
+  const items = ui.log.querySelectorAll(":scope > li:not(.notice)");
+  for (let k = kept; k < items.length; k++) items[k].remove();
+  ui.log.append(...entries.slice(kept).map(logEntry));
+  logEntries = entries;
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
 function rewriteLog() {
-  ui.log.replaceChildren(...logLines.map(logEntry));
+  logEntries = foldLog(logLines);
+  ui.log.replaceChildren(...logEntries.map(logEntry));
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
@@ -355,8 +363,14 @@ function renderResult() {
 
 let handled = new Set();
 
+/** The legal actions with the seats in their labels named as on the page ("Be last: Ada
+ * starts the next round"). */
+function namedLegal() {
+  return (latest ? latest.legal : []).map((entry) => ({ ...entry, text: nameSeats(entry.text) }));
+}
+
 function renderActions() {
-  const legal = latest ? latest.legal : [];
+  const legal = namedLegal();
   const rest = legal.filter((entry) => !handled.has(entry.id));
   const takeBack = latest && latest.may_undo
     ? h("button", { type: "button", id: "undo", class: "small", disabled: waiting, onclick: undo, text: t("table.take_back") })
@@ -381,7 +395,7 @@ function render() {
   const ctx = {
     view: latest.view,
     seat: mySeat,
-    legal: waiting ? [] : latest.legal,
+    legal: waiting ? [] : namedLegal(),
     toMove: latest.to_move,
     over: latest.over,
     result: latest.result,
@@ -474,7 +488,7 @@ function noticeTurn(turn) {
   const started = turn && !myTurn;
   myTurn = turn;
   if (!turn) notified = false;
-  const title = table ? `${gameTitle()} · spielwerk` : t("table.page_title");
+  const title = info ? `${gameTitle()} · spielwerk` : t("table.page_title");
   const alert = turn && document.hidden;
   document.title = alert ? t("table.turn_title", { title }) : title;
   favicon.href = alert ? "/static/favicon-turn.svg" : "/static/favicon.svg";

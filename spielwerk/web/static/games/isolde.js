@@ -40,7 +40,7 @@ function scoringText(say, board) {
 
 /** Each board: its name and scoring above a track of spaces 0..N, discs stacked bottom to top
  * (the view lists them front first). The whole board is the control when a disc may move there. */
-function boardsPanel(view, control, say) {
+function boardsPanel(view, control, say, seatName) {
   const cell = 20;
   const rows = view.boards.map((board) => {
     const colour = BOARD_COLOURS[board.board] || "#555";
@@ -66,12 +66,13 @@ function boardsPanel(view, control, say) {
       stack.forEach((disc, level) => {
         const cx = space * cell + cell / 2, cy = 29 - level * 7.5;
         discs.push(s("g", { "data-seat": disc.seat },
-          s("title", { text: say("board.disc_title", { seat: say("board.seat_short", { n: disc.seat + 1 }), distance: disc.distance }) + (disc.laps ? say("board.laps", { n: disc.laps }) : "") }),
+          s("title", { text: say("board.disc_title", { seat: seatName(disc.seat), distance: disc.distance }) + (disc.laps ? say("board.laps", { n: disc.laps }) : "") }),
           seatMarker(disc.seat, cx, cy, 4.6),
           disc.laps ? s("text", { x: cx + 5, y: cy - 2, "font-size": 7, "font-weight": 700, fill: "#222", text: "+".repeat(Math.min(disc.laps, 3)) }) : null));
       });
     }
-    const row = h("div", { class: `isolde-board${board.scored_this_round ? " scored" : ""}`, "data-board": board.board },
+    // A control's name is the board's name and the move, not every number drawn on the track.
+    const row = h("div", { class: `isolde-board${board.scored_this_round ? " scored" : ""}`, "data-board": board.board, "data-name": say(`@board_${board.board}`) },
       h("div", { class: "isolde-board-head" },
         h("span", { class: "swatch", style: { "--board": colour } }),
         h("strong", { text: say(`@board_${board.board}`) }),
@@ -148,16 +149,15 @@ export function render(ctx) {
     (view.pending_isolde_moves || []).length
       ? h("div", { class: "small", text: say("board.isolde_moves", { moves: view.pending_isolde_moves.map((m) => `${seatName(m.seat)} +${m.steps}`).join(", ") }) })
       : null);
-  const shortName = (p) => (p === ctx.seat ? say("board.you") : say("board.seat_short", { n: p }));
   const played = (view.played || []).length ? view.played : view.last_round_played || [];
   const playedPanel = played.length
     ? h("div", { class: "panel" },
       h("h3", { text: say((view.played || []).length ? "board.played_this_round" : "board.played_last_round") }),
       h("div", { class: "cards played" }, played.map((p) => h("figure", {},
-        card(say, p.card, "card small"), h("figcaption", { class: "small" }, seatChip(p.seat, shortName), ` → ${say(`@board_${p.board}`)}`)))))
+        card(say, p.card, "card small"), h("figcaption", { class: "small" }, seatChip(p.seat, seatName), ` → ${say(`@board_${p.board}`)}`)))))
     : null;
   return {
-    node: h("div", { class: "isolde" }, head, privateArea(view, ctx, control), boardsPanel(view, control, say), seatsPanel(view, ctx), playedPanel),
+    node: h("div", { class: "isolde" }, head, privateArea(view, ctx, control), boardsPanel(view, control, say, seatName), seatsPanel(view, ctx), playedPanel),
     handled,
   };
 }

@@ -22,10 +22,11 @@ function sortCards(names) {
   });
 }
 
-/** A card's name ("red-7") in the page's language ("Rot 7"). */
+/** A card's name (its id, "red-7") in the page's language: "Red 7", "Rot 7". */
 export function cardName(say, name) {
   const { colour, value } = parse(name);
-  return say("card", { colour: say(`@${colour}`), value });
+  const word = say(`@${colour}`);
+  return say("card", { colour: word.charAt(0).toUpperCase() + word.slice(1), value });
 }
 
 /** One card face as SVG: its colour, its value, the colour's name for colour-blind eyes. */
