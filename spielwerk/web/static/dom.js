@@ -161,3 +161,15 @@ export function faceCard({ title = "", big = "", footer = "", colour = "#444", c
 export function seatChip(p, seatName) {
   return h("span", { class: "seat-chip", "data-mark": String(p + 1), "data-shape": seatShape(p), style: { "--seat": seatColour(p), "--seat-ink": seatInk(p) }, text: seatName(p) });
 }
+
+/** The game's own words in the page's language (`texts` of /api/games/<game>?lang=, from the
+ * game's texts.toml; glossary terms as "@key"): `say(key, params)` fills `{name}` parameters,
+ * and a pair [one, other] is chosen by the count `n`. A key the game lacks shows as itself. */
+export function gameSay(texts) {
+  return (key, params = {}) => {
+    let template = (texts || {})[key];
+    if (template === undefined) return key;
+    if (Array.isArray(template)) template = params.n === 1 ? template[0] : template[1];
+    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  };
+}

@@ -42,6 +42,23 @@ function scoreText(say, view, p) {
   return say("board.score", chosen) + note;
 }
 
+/** A component for the rules page (static/rules.js): `card/Darius` (a character card),
+ * `castle` (a castle card), `die/4`, `dice/6/3` (both dice), `centre` (the four cards in the
+ * centre and the draw pile of a game just dealt, `ctx.view`). */
+export function piece(name, args, ctx) {
+  const { say, data, view } = ctx;
+  if (name === "card") return card(data, args[0], "card big");
+  if (name === "castle") return castle(say, 1, false);
+  if (name === "die") return dieFace(Number(args[0]), 54);
+  if (name === "dice") return h("div", { class: "row" }, args.map((v) => dieFace(Number(v), 54)));
+  if (name === "centre") {
+    return h("div", { class: "felt" }, h("div", { class: "zone" },
+      h("div", { class: "cards" }, (view.centre || []).map((n) => card(data, n, "card big"))),
+      cardBack(view.draw_pile, "card big")));
+  }
+  return null;
+}
+
 export function render(ctx) {
   const { view, seat, legal, act, data, seatName, toMove, result, say } = ctx;
   const { control, handled, index } = legalControls(legal, (a) => `${a.type}:${a.card ?? a.die ?? ""}`, act);

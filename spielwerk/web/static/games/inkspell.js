@@ -251,6 +251,22 @@ function keyOf(action) {
   return [type, ...Object.keys(rest).sort().map((k) => rest[k])].join(":");
 }
 
+/** A component for the rules page (static/rules.js): `map` (the board of a game just dealt,
+ * `ctx.view`, figures on their first locations), `track` (the victory track), `tiles` (one of
+ * each experience tile and the provisions), `legend`. */
+export function piece(name, args, ctx) {
+  say = ctx.say;
+  const none = (node) => node;
+  if (name === "map") return mapSvg(ctx.view, ctx, none);
+  if (name === "track") return trackSvg(ctx.view, ctx);
+  if (name === "tiles") {
+    return h("div", { class: "row" }, tiles({ M: 1, S: 1, K: 1, E: 1 }, none, null),
+      h("span", { class: "tile P", title: tileName("P"), text: `${tileLetter("P")} 1` }));
+  }
+  if (name === "legend") return legend(ctx.data);
+  return null;
+}
+
 export function render(ctx) {
   const { view, legal, act } = ctx;
   say = ctx.say;

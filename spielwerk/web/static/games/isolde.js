@@ -135,6 +135,18 @@ function privateArea(view, ctx, control) {
   return h("div", { class: "panel hand" }, parts);
 }
 
+/** A component for the rules page (static/rules.js): `card/combat-4`, `board/king` (one
+ * board of a game just dealt, `ctx.view`: every disc on its start space), `boards` (all
+ * seven). */
+export function piece(name, args, ctx) {
+  const { say, view } = ctx;
+  const none = () => null;
+  if (name === "card") return card(say, args[0], "card big");
+  if (name === "board") return boardsPanel({ ...view, boards: view.boards.filter((b) => b.board === args[0]) }, none, say);
+  if (name === "boards") return boardsPanel(view, none, say);
+  return null;
+}
+
 export function render(ctx) {
   const { view, legal, act, seatName, say } = ctx;
   const keyOf = (a) => [a.type, a.card, a.board].filter((x) => x !== undefined).join(":");

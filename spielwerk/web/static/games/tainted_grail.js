@@ -236,6 +236,23 @@ function eventsPanel(view) {
       counters.length ? [h("dt", { text: say("board.counters") }), h("dd", { text: counters.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null));
 }
 
+/** A component for the rules page (static/rules.js): `map` (the scenario's map of a game just
+ * dealt, `ctx.view`), `character/0` (a character's card: health, energy, terror, items),
+ * `legend` (the map's signs). */
+export function piece(name, args, ctx) {
+  const { view } = ctx;
+  say = ctx.say;
+  scene = (view.translations || {})[ctx.lang || "en"] || {};
+  const none = (node) => node;
+  if (name === "map") return mapSvg(view, ctx, none);
+  if (name === "character") {
+    const cards = characterCards(view, { ...ctx, toMove: [] }, none);
+    return cards.children[Number(args[0])] || null;
+  }
+  if (name === "legend") return legend();
+  return null;
+}
+
 export function render(ctx) {
   const { view, legal, act } = ctx;
   say = ctx.say;
