@@ -254,8 +254,8 @@ def _page(name: str, request: Request) -> HTMLResponse:
     return HTMLResponse(text.replace('<html lang="en">', f'<html lang="{lang}">', 1))
 
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse(error_message(text), status_code=status)
+def _error(status: int, text: str, code: str = "refused") -> JSONResponse:
+    return JSONResponse(error_message(text, code=code), status_code=status)
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -465,11 +465,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         try:
             seat, token = await hub_of(request).claim(table_id, claim.invitation, claim.name)
         except TableNotFound as error:
-            return _error(404, str(error))
+            return _error(404, str(error), error.code)
         except DatabaseDown as error:
-            return _error(503, str(error))
+            return _error(503, str(error), error.code)
         except ClientError as error:
-            return _error(403, str(error))
+            return _error(403, str(error), error.code)
         url = f"/table/{table_id}"
         return JSONResponse({"seat": seat, "token": token, "url": f"{url}#token={token}"})
 
@@ -695,8 +695,8 @@ class _Session:
         async with self._send_lock:
             await self.websocket.send_text(text)
 
-    async def error(self, text: str, ref: int | None = None) -> None:
-        await self.send(error_message(text, ref))
+    async def error(self, text: str, ref: int | None = None, code: str = "refused") -> None:
+        await self.send(error_message(text, ref, code))
 
     async def fail(self, text: str, code: int) -> None:
         with suppress(Exception):
@@ -776,16 +776,16 @@ class _Session:
     ) -> None:
         seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play", ref)
+            await self.error("spectators cannot act: open a seat link to play", ref, "spectator")
             return
         if message.seat is not None and message.seat != seat:
             text = f"your token is for seat {seat}: you cannot act for seat {message.seat}"
-            await self.error(text, ref)
+            await self.error(text, ref, "wrong_seat")
             return
         try:
             version = await hub.act(table, seat, dict(message.action), message.version)
         except ClientError as error:
-            await self.error(str(error), ref)
+            await self.error(str(error), ref, error.code)
             return
         if self._recent:
             self._recent.pop()  # an accepted action does not count against the rate
@@ -796,7 +796,7 @@ class _Session:
     ) -> None:
         seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play", ref)
+            await self.error("spectators cannot act: open a seat link to play", ref, "spectator")
             return
         try:
             if isinstance(message, Undo):
@@ -806,7 +806,7 @@ class _Session:
                 rematch = await hub.rematch(table, seat)
                 await self.send({"type": "rematch", "ref": ref, "table": rematch})
         except ClientError as error:
-            await self.error(str(error), ref)
+            await self.error(str(error), ref, error.code)
 
     async def _push_states(self, table: LiveTable, connection: Connection) -> None:
         try:

@@ -34,7 +34,7 @@ from spielwerk.core.game import Game
 from spielwerk.core.i18n import DEFAULT_LANG, LANGUAGES, Lang
 from spielwerk.core.narration import Event, game_narration, worded, worded_explanation
 from spielwerk.core.state import CHANCE, TERMINAL, State
-from spielwerk.core.undo import last_step_by, may_undo
+from spielwerk.core.undo import REFUSALS, last_step_by, undo_refusal
 from spielwerk.web.bots import (
     MAX_MCTS_SECONDS,
     BotPool,
@@ -71,9 +71,13 @@ NOT_SAVED = "the database did not answer; nothing changed, try again"
 class DatabaseDown(ClientError):
     """The database did not answer a read; nothing changed."""
 
+    code = "db_down"
+
 
 class TooManyTables(ClientError):
     """This client runs as many tables of bots only as it may."""
+
+    code = "too_many_tables"
 
 
 STALE = "this action was chosen in an earlier state of the table: look again and choose"
@@ -163,6 +167,9 @@ class LiveTable:
     """For every seat to move: the version at which its present decision began. An action
     chosen in an older version is stale (another tab of the seat acted, or the turn came
     round again)."""
+    undo_offered: bool = False
+    """Whether the person whose action is the newest step may take it back (`undo_offered`,
+    decided once per step off the event loop): the page offers "take back" only then."""
 
     @property
     def id(self) -> str:
@@ -254,6 +261,23 @@ def narrated_step(
 def derived_seed(secret: str, *parts: object) -> int:
     text = ":".join([secret, *map(str, parts)])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+def undo_rng(row: TableRow, version: int) -> random.Random:
+    """The draws of the undo rule's check at `version`: the same for the offer and the answer."""
+    return random.Random(derived_seed(row.chance_secret, "undo", version))
+
+
+def undo_offered(row: TableRow, state: State) -> bool:
+    """Whether the person whose action is the newest step may take it back now: the undo
+    rule (`spielwerk.core.undo`) with the draws `TableHub.undo` makes, so that the offer and
+    the answer agree. False at once when the newest step is a bot's or chance's."""
+    if state.is_terminal() or not state.history:
+        return False
+    actor = state.history[-1][0]
+    if actor < 0 or row.seats[actor].kind != "human":
+        return False
+    return undo_refusal(state, actor, undo_rng(row, len(state.history))) is None
 
 
 class TableHub:
@@ -475,7 +499,9 @@ class TableHub:
         their name and seat link, which opens the same seat there), a new deal."""
         async with table.lock:
             if not table.state.is_terminal():
-                raise ClientError("the game is not over yet: a rematch starts after its end")
+                raise ClientError(
+                    "the game is not over yet: a rematch starts after its end", "not_over"
+                )
             if table.row.rematch is not None:
                 return table.row.rematch
             seed = secrets.randbelow(2**31)
@@ -488,7 +514,7 @@ class TableHub:
                 named = await self._in_db(self.storage.set_rematch, table.id, new_id)
             except StorageError as error:
                 log.error("table %s: %s", table.id, error.__cause__ or error)
-                raise ClientError(NOT_SAVED) from None
+                raise ClientError(NOT_SAVED, "not_saved") from None
             table.row = dataclasses.replace(table.row, rematch=named or new_id)
             for connection in table.connections:
                 connection.wake.set()
@@ -499,7 +525,7 @@ class TableHub:
         try:
             return display_name(text, seat)
         except ValueError as error:
-            raise ClientError(str(error)) from None
+            raise ClientError(str(error), "bad_name") from None
 
     # ------------------------------------------------------------------ seats
     async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[int, str]:
@@ -525,7 +551,7 @@ class TableHub:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
             raise DatabaseDown("the database did not answer; try again") from None
         if seat is None:
-            raise ClientError(NOT_INVITED)
+            raise ClientError(NOT_INVITED, "not_invited")
         table = self.tables.get(table_id)
         if table is not None:
             await self._refresh_seats(table)
@@ -574,7 +600,7 @@ class TableHub:
                     await self._advance(table, [])  # chance events pending since the last write
                 except StepConflict as error:
                     self._moved_on(table, error)
-                    raise ClientError(MOVED_ON) from None
+                    raise ClientError(MOVED_ON, "moved_on") from None
                 except StorageError as error:  # the bot driver tries again
                     log.error("table %s: %s", table.id, error.__cause__ or error)
                     self._troubled(table)
@@ -648,21 +674,25 @@ class TableHub:
         decision has moved on since `version` (None: the caller does not say)."""
         async with table.lock:
             if table.broken:
-                raise ClientError(table.broken)
+                raise ClientError(table.broken, "broken")
             state = table.state
             if state.is_terminal():
-                raise ClientError("the game is over")
+                raise ClientError("the game is over", "game_over")
             if seat not in deciders(state):
-                raise ClientError(f"it is not your turn (seat {seat}); wait for the others")
+                raise ClientError(
+                    f"it is not your turn (seat {seat}); wait for the others", "not_your_turn"
+                )
             if version is not None and not (
                 table.decision_since.get(seat, 0) <= version <= table.version
             ):
-                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
+                raise ClientError(
+                    f"{STALE} (it was chosen at step {version}, now {table.version})", "stale"
+                )
             try:
                 action = state.game.action_from_json(payload)
                 state.clone().apply(action, player=seat)
             except spielwerk.IllegalAction as error:
-                raise ClientError(f"illegal action: {error}") from None
+                raise ClientError(f"illegal action: {error}", "illegal") from None
             with self._written_or_refused(table):
                 await self._advance(table, [(seat, action)])
             version = table.version
@@ -678,10 +708,10 @@ class TableHub:
             yield
         except StepConflict as error:
             self._moved_on(table, error)
-            raise ClientError(MOVED_ON) from None
+            raise ClientError(MOVED_ON, "moved_on") from None
         except StorageError as error:
             log.error("table %s: %s", table.id, error.__cause__ or error)
-            raise ClientError(NOT_SAVED) from None
+            raise ClientError(NOT_SAVED, "not_saved") from None
 
     async def undo(self, table: LiveTable, seat: int, version: int) -> int:
         """Seat `seat` takes back its last action, seen in the state of `version` (Board Game
@@ -690,13 +720,15 @@ class TableHub:
         changing nothing, if it may not."""
         async with table.lock:
             if table.broken:
-                raise ClientError(table.broken)
+                raise ClientError(table.broken, "broken")
             if version != table.version:
-                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
-            rng = random.Random(derived_seed(table.row.chance_secret, "undo", table.version))
-            reason = await self._in_thread(may_undo, table.state, seat, rng)
-            if reason is not None:
-                raise ClientError(f"cannot take back: {reason}")
+                raise ClientError(
+                    f"{STALE} (it was chosen at step {version}, now {table.version})", "stale"
+                )
+            rng = undo_rng(table.row, table.version)
+            refusal = await self._in_thread(undo_refusal, table.state, seat, rng)
+            if refusal is not None:
+                raise ClientError(f"cannot take back: {REFUSALS[refusal]}", f"undo_{refusal}")
             actions = table.game.actions
             kept = [
                 StoredAction(index, actor, actions[action_id].to_json())
@@ -755,6 +787,12 @@ class TableHub:
             work.to_move == TERMINAL,
             deciders(work),
             server_moves(table.row, work),
+        )
+        last_actor = steps[-1][0]
+        table.undo_offered = (
+            last_actor >= 0
+            and table.row.seats[last_actor].kind == "human"
+            and await self._in_thread(undo_offered, table.row, work)
         )
         table.state = work
         table.views = views
@@ -858,9 +896,11 @@ class TableHub:
     # ------------------------------------------------------------------ connections
     def join(self, table: LiveTable, seat: int | None, lang: Lang = DEFAULT_LANG) -> Connection:
         if len(table.connections) >= self.max_connections_per_table:
-            raise ClientError("this table has too many connections")
+            raise ClientError("this table has too many connections", "too_many_connections")
         if self.connections >= self.max_connections:
-            raise ClientError("the server has too many connections; try again later")
+            raise ClientError(
+                "the server has too many connections; try again later", "too_many_connections"
+            )
         if self.tables.get(table.id) is not table:
             # Forgotten while this connection was opening: live again, unless it was
             # forgotten because the database moved on (or a fresh copy took its place).
@@ -989,6 +1029,7 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
             break
         lines.append(line)
     table.views = views
+    table.undo_offered = table.broken is None and undo_offered(row, state)
     return table
 
 
@@ -1037,7 +1078,7 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "names": table.names(),
         "devices": None if seat is None else connection.devices,
         "notice": table.notice,
-        "may_undo": seat is not None and not over and last_step_by(state, seat),
+        "may_undo": seat is not None and table.undo_offered and last_step_by(state, seat),
         "rematch": table.row.rematch,
     }
 

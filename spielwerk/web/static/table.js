@@ -17,7 +17,7 @@ const el = (id) => document.getElementById(id);
 const ui = {
   title: el("game-title"), seat: el("seat-label"), rules: el("rules-link"), conn: el("conn"),
   toast: el("toast"), notice: el("notice"), trouble: el("trouble"), devices: el("devices"), claim: el("claim"), status: el("status"), result: el("result"), board: el("board"),
-  actions: el("actions"), log: el("log"),
+  actions: el("actions"), log: el("log"), undo: el("undo"),
 };
 
 let socket = null;
@@ -49,6 +49,14 @@ const namer = () => seatNamer(table && table.seats, () => (latest && latest.name
 const seatName = (p) => namer().seatName(p);
 const logName = (p) => namer().logName(p);
 const nameSeats = (text) => namer().nameSeats(text);
+
+/** A refusal in the page's language: the server names it by a code (its English `message` is
+ * for programs and logs); one the page does not know is said in general words. */
+function refusalText(message) {
+  const key = `error.${message.code || "refused"}`;
+  const text = t(key);
+  return text === key ? t("error.refused") : text;
+}
 
 function showToast(text) {
   ui.toast.textContent = text;
@@ -234,7 +242,7 @@ async function onMessage(message) {
   } else if (message.type === "error") {
     if (message.ref === undefined || message.ref === sentRef) setWaiting(false);
     if (!table) return;                  // before the welcome: the close code tells what went wrong
-    showToast(message.message);
+    showToast(refusalText(message));
     if (latest && renderer) render();
   }
 }
@@ -250,6 +258,9 @@ function showNotice(notice, version) {
   if (!notice) return;
   const text = notice.seat === mySeat ? t("table.you_took_back") : t("table.took_back", { seat: seatName(notice.seat) });
   ui.notice.textContent = text;
+  // It floats over the page for a while; the log keeps it.
+  clearTimeout(showNotice.timer);
+  showNotice.timer = setTimeout(() => { ui.notice.hidden = true; }, 6000);
   ui.log.append(h("li", { class: "notice", text }));
   ui.log.scrollTop = ui.log.scrollHeight;
 }
@@ -292,13 +303,13 @@ function renderStatus() {
   if (!state) return;
   // The server could not save its own move (a bot's, a card drawn): it retries by itself.
   ui.trouble.hidden = !state.trouble;
-  ui.trouble.textContent = state.trouble || "";
+  ui.trouble.textContent = state.trouble ? t("table.trouble") : "";
   const devices = state.devices || 1;
   ui.devices.hidden = devices < 2;
   ui.devices.textContent = devices < 2 ? "" : t("table.devices", { n: devices });
   ui.status.className = "status";
   if (state.broken) {
-    ui.status.textContent = state.broken;
+    ui.status.textContent = t("table.broken");
     return;
   }
   if (state.over) {
@@ -347,11 +358,13 @@ let handled = new Set();
 function renderActions() {
   const legal = latest ? latest.legal : [];
   const rest = legal.filter((entry) => !handled.has(entry.id));
-  const takeBack = latest && latest.may_undo
-    ? h("button", { type: "button", id: "undo", class: "small", disabled: waiting, onclick: undo, text: t("table.take_back") })
-    : null;
+  // "Take back" keeps its place beside the heading: it shows only when the rule allows it
+  // for the newest move (the server decides), and nothing moves when it comes or goes.
+  const offered = Boolean(latest && latest.may_undo);
+  ui.undo.classList.toggle("offered", offered);
+  ui.undo.disabled = !offered || waiting || !online;
   if (!legal.length) {
-    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? t("table.watching") : t("table.nothing_to_do") }), ...(takeBack ? [takeBack] : []));
+    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? t("table.watching") : t("table.nothing_to_do") }));
     return;
   }
   const hint = rest.length < legal.length
@@ -361,7 +374,7 @@ function renderActions() {
     ...rest.map((entry) => h("button", {
       type: "button", class: "legal", "data-action-id": entry.id, disabled: waiting,
       onclick: () => act(entry.action), text: entry.text,
-    })), ...(takeBack ? [takeBack] : []));
+    })));
 }
 
 function render() {
@@ -432,7 +445,7 @@ function offerClaim() {
     });
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {
-      el("claim-error").replaceChildren(answer.message || t("table.claim_failed"), " · ",
+      el("claim-error").replaceChildren(answer.code ? refusalText(answer) : t("table.claim_failed"), " · ",
         h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: t("table.watch_table") }));
       el("claim-error").hidden = false;
       return;
@@ -479,6 +492,7 @@ function offerNotifications() {
   });
 }
 
+ui.undo.addEventListener("click", undo);
 window.addEventListener("beforeunload", () => { finalClose = true; });
 offerNotifications();
 if (!tableId) {
