@@ -33,6 +33,7 @@ from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language, translate
+from spielwerk.web.invitations import InvitationQuery, invitation_answer
 from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
 from spielwerk.web.lobby import DEFAULT_ABANDON_AFTER_HOURS, included_ids, lobby_entry
 from spielwerk.web.options import TableOptions
@@ -56,6 +57,7 @@ from spielwerk.web.rules import rules_page_html
 from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
+    NOT_INVITED,
     Connection,
     DatabaseDown,
     LiveTable,
@@ -476,10 +478,24 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     def refusal(error: ClientError) -> JSONResponse:
         """The answer to a lookup that failed: unknown table, bad id, no database."""
         if isinstance(error, TableNotFound):
-            return _error(404, str(error))
+            return _error(404, str(error), error.code)
         if isinstance(error, DatabaseDown):
-            return _error(503, str(error))
-        return _error(400, str(error))
+            return _error(503, str(error), error.code)
+        return _error(400, str(error), error.code)
+
+    @app.post("/api/tables/{table_id}/invitation")
+    async def read_invitation(request: Request, table_id: str) -> Response:
+        """What an invitation opens (the game, its seat, who invites): nothing is claimed."""
+        try:
+            query = InvitationQuery.model_validate_json(await request.body())
+            answer = invitation_answer(await hub_of(request).stored_row(table_id), query.invitation)
+        except ValidationError as error:
+            return _error(422, f"bad invitation: {validation_text(error)}")
+        except ClientError as error:
+            return refusal(error)
+        if answer is None:
+            return _error(403, NOT_INVITED, "not_invited")
+        return JSONResponse(answer)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> Response:

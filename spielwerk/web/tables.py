@@ -947,6 +947,11 @@ class TableHub:
         table = self.tables.get(table_id)
         if table is not None:
             return live_summary(table)
+        return table_summary(await self.stored_row(table_id))
+
+    async def stored_row(self, table_id: str) -> TableRow:
+        """The table's row as the database holds it now (its seats as claimed there);
+        TableNotFound or DatabaseDown if it cannot be had."""
         if len(table_id) > 32:
             raise TableNotFound("no such table")
         try:
@@ -956,7 +961,7 @@ class TableHub:
             raise DatabaseDown("the database did not answer; try again") from None
         if row is None:
             raise TableNotFound(f"no table {table_id!r}")
-        return table_summary(row)
+        return row
 
     # ------------------------------------------------------------------ lobby
     async def list_tables(

@@ -430,21 +430,50 @@ function rememberSeat(seat, seatToken, id = tableId) {
   localStorage.setItem(SEATS, JSON.stringify(all));
 }
 
-// An invitation: ask for a name, claim the seat (the server answers with a token of our own),
-// then play with that token; the invitation is used up.
-function offerClaim() {
+// An invitation: first ask the server what it opens (read only). A used invitation, or another
+// table's, is refused at once, in the page's words; a good one shows who invites you to which
+// game and who sits at the table, then asks for a name and claims the seat (the server answers
+// with a token of our own); the invitation is used up.
+async function offerClaim() {
+  ui.status.textContent = t("table.checking_invitation");
+  const url = `/api/tables/${encodeURIComponent(tableId)}`;
+  const post = (path, body) => fetch(`${url}${path}`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  });
+  const response = await post("/invitation", { invitation });
+  const invited = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    showFatal(invited.code === "no_table" ? FINAL[4404] : refusalText(invited));
+    return;
+  }
+  const game = await fetch(`/api/games/${encodeURIComponent(invited.game)}?lang=${encodeURIComponent(lang)}`)
+    .then((r) => r.json()).catch(() => ({}));
+  const title = game.title || invited.game;
+  ui.title.textContent = title;
+  document.title = `${title} · spielwerk`;
+  const names = invited.seats.map((seat) => seat.name);
+  const { seatName } = seatNamer(invited.seats, () => names, null);
+  el("claim-heading").textContent = invited.host === null
+    ? t("table.invited_to", { game: title })
+    : t("table.invited_by", { host: names[invited.host] || seatName(invited.host), game: title });
+  el("claim-seats").replaceChildren(...invited.seats.map((seat) => {
+    const n = seat.seat + 1;
+    let text = seatName(seat.seat);
+    if (seat.seat === invited.seat) text = t("table.invited_your_seat", { n });
+    else if (seat.kind === "human" && !seat.claimed) text = t("table.invited_open_seat", { n });
+    else if (seat.kind === "human") text = t("table.invited_seat", { n, name: text });
+    return h("li", { class: seat.seat === invited.seat ? "yours" : null }, text);
+  }));
   ui.status.textContent = t("table.take_seat_status");
   ui.claim.hidden = false;
   el("claim-name").value = localStorage.getItem(NAME) || "";
+  el("claim-name").focus();
   ui.claim.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = el("claim-name").value.trim();
-    const body = name ? { invitation, name } : { invitation };
-    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-    });
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) {
+    const claimed = await post("/claim", name ? { invitation, name } : { invitation });
+    const answer = await claimed.json().catch(() => ({}));
+    if (!claimed.ok) {
       el("claim-error").replaceChildren(answer.code ? refusalText(answer) : t("table.claim_failed"), " · ",
         h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: t("table.watch_table") }));
       el("claim-error").hidden = false;
@@ -498,7 +527,7 @@ offerNotifications();
 if (!tableId) {
   ui.status.textContent = t("table.no_table_id");
 } else if (invitation) {
-  offerClaim();
+  offerClaim().catch(() => showFatal(t("error.refused")));
 } else {
   connect();
 }
