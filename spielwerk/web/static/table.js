@@ -522,6 +522,18 @@ function offerNotifications() {
 }
 
 ui.undo.addEventListener("click", undo);
+
+// On a phone the log is a sheet over the lower part of the page: one tap opens it and the board
+// stays in view above it; another tap, or Escape, closes it. (Wider pages show it beside the
+// board; the button is not shown there.)
+const logToggle = el("log-toggle");
+function showLog(open) {
+  document.body.classList.toggle("log-open", open);
+  logToggle.setAttribute("aria-expanded", String(open));
+  if (open) ui.log.scrollTop = ui.log.scrollHeight;
+}
+logToggle.addEventListener("click", () => showLog(!document.body.classList.contains("log-open")));
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") showLog(false); });
 window.addEventListener("beforeunload", () => { finalClose = true; });
 offerNotifications();
 if (!tableId) {

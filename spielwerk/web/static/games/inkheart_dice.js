@@ -3,7 +3,7 @@
 // own unsafe card to make it safe, a die to re-roll it. Values and hearts come from the game's
 // component data (data.toml), the rest from the view; every word from the game's texts.toml in
 // the page's language (`ctx.say`).
-import { h, s, legalControls, cardBack, dieFace } from "/static/dom.js";
+import { h, s, legalControls, cardBack, dieFace, fittingSize } from "/static/dom.js";
 
 function cardInfo(data, name) {
   const entry = (data.cards || []).find((c) => c.name === name);
@@ -19,7 +19,7 @@ function card(data, name, cls = "card") {
     s("title", { text: label }),
     s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffaf0", stroke: fill, "stroke-width": 2.5 }),
     s("rect", { x: 5, y: 5, width: 50, height: 16, rx: 3, fill, opacity: 0.15 }),
-    s("text", { x: 30, y: 17, "text-anchor": "middle", "font-size": name.length > 9 ? 7 : 9, "font-weight": 700, fill: "#333", text: name }),
+    s("text", { x: 30, y: 17, "text-anchor": "middle", "font-size": fittingSize(name, 48, 9, true).toFixed(2), "font-weight": 700, fill: "#333", text: name }),
     s("text", { x: 30, y: 56, "text-anchor": "middle", "font-size": 26, "font-weight": 800, fill, text: `${value > 0 ? "+" : ""}${value}` }),
     hearts ? s("text", { x: 30, y: 80, "text-anchor": "middle", "font-size": 14, fill: "#d62828", text: "♥".repeat(hearts) }) : null);
 }

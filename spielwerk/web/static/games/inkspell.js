@@ -45,12 +45,13 @@ function locations(data) {
 }
 
 function shortName(location) {
-  return (location ? placeName(location.key) : term("tintenwelt")).split(" ").at(-1);
+  return location ? mapName(location.key) : term("tintenwelt");
 }
 
-/** A place's three letters inside its circle on the map (the legend spells them out). */
-function abbreviation(place) {
-  return shortName(place).slice(0, 3);
+/** A place's short name, a whole word or two, printed by its circle on a phone's map (the
+ * legend spells it out). */
+function mapName(key) {
+  return term(`loc_${key}_short`);
 }
 
 function rowText(row) {
@@ -88,10 +89,10 @@ function mapSvg(view, ctx, control) {
         s("circle", { cx: x - 18, cy: y + 2, r: 5, fill: "#fff", stroke: "#555" })));
     }
     const node = s("g", { class: "location", "data-location": key },
-      // the name first: a control's name reads as drawn, and on a phone only the letters show
+      // the name first: a control's name reads as drawn; a phone shows the short name instead
       s("text", { class: "place-label name", x, y: y + 27, "text-anchor": "middle", "font-weight": 600, fill: "#222", text: placeName(key) }),
+      s("text", { class: "place-label short", x, y: y + 29, "text-anchor": "middle", "font-weight": 700, fill: "#222", text: mapName(key) }),
       s("circle", { cx: x, cy: y, r: 14, fill: "#fffaf0", stroke: colour, "stroke-width": 3 }),
-      s("text", { class: "place-label abbr", x, y: y + 4, "text-anchor": "middle", "font-weight": 700, fill: colour, text: abbreviation(place) }),
       figures, marks);
     control(node, `play:${key}`);
     control(node, `staubfinger:${key}`);
@@ -148,7 +149,7 @@ function trackSvg(view, ctx) {
 /** Every abbreviation and sign of the board spelled out: the map's places (their names are
  * hidden on a phone, where the circles' letters are drawn larger), its marks, the tiles. */
 function legend(data) {
-  const places = (data.locations || []).map((l) => `${abbreviation(l)} ${placeName(l.key)}`).join(" · ");
+  const places = (data.locations || []).map((l) => `${mapName(l.key)}: ${placeName(l.key)}`).join(" · ");
   const kinds = [...Object.keys(TILE_TERMS), "P", "V"];
   return h("div", { class: "small legend" },
     h("p", { class: "map-places" }, h("strong", { text: say("board.legend_places") }), places),
