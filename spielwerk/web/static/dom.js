@@ -41,8 +41,13 @@ export function legalControl(node, entry, act) {
   node.setAttribute("role", "button");
   node.setAttribute("tabindex", "0");
   node.setAttribute("aria-label", accessibleName(node, entry.text));
-  const title = node.namespaceURI === SVG_NS ? s("title", { text: entry.text }) : null;
-  if (title) node.prepend(title); else node.title = entry.text;
+  // The tooltip: the action, then what the piece does if it says so itself (its rule).
+  const own = node.namespaceURI === SVG_NS ? node.querySelector(":scope > title") : null;
+  const rule = own ? own.textContent : node.title;
+  const tip = rule && rule !== entry.text ? `${entry.text}\n${rule}` : entry.text;
+  if (node.namespaceURI !== SVG_NS) node.title = tip;
+  else if (own) own.textContent = tip;
+  else node.prepend(s("title", { text: tip }));
   const fire = (event) => { event.preventDefault(); act(entry.action); };
   node.addEventListener("click", fire);
   node.addEventListener("keydown", (event) => {

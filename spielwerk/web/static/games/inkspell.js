@@ -36,6 +36,12 @@ function tileLetter(kind) {
 
 function placeName(key) { return key === "tintenwelt" ? term("tintenwelt") : term(`loc_${key}`); }
 
+/** What an advantage card does, in one line (Meggie, Mo and Resa only score). */
+function advantageRule(key) {
+  const story = ["meggie", "mo", "resa"].includes(key);
+  return say(story ? "rule.adv_story" : `rule.adv_${key}`, { name: term(`adv_${key}`) });
+}
+
 function villainName(villain) {
   return villain.natternkopf ? term("natternkopf") : term(`villain_${villain.key}`);
 }
@@ -159,7 +165,7 @@ function legend(data) {
 
 function tiles(counts, control, prefix) {
   return ["M", "S", "K", "E"].map((kind) => {
-    const chip = h("span", { class: `tile ${kind}`, title: tileName(kind), text: `${tileLetter(kind)} ${counts[kind] || 0}` });
+    const chip = h("span", { class: `tile ${kind}`, "data-tile": kind, title: say("rule.tile", { tile: tileName(kind) }), text: `${tileLetter(kind)} ${counts[kind] || 0}` });
     return prefix ? control(chip, `${prefix}:${kind}`) : chip;
   });
 }
@@ -181,7 +187,7 @@ function seatPanels(view, ctx, control) {
         winners.includes(p) ? h("span", { class: "badge win", text: say("board.winner") }) : null),
       h("div", { class: "small", text: `${say("board.score_at", { score: view.scores[p], place: shortName(places[view.positions[p]]) })}${marks.length ? " · " + marks.join(" · ") : ""}` }),
       h("div", {}, tiles(view.tiles[p], control, p === seat ? "lose_tile" : null),
-        h("span", { class: "tile P", title: say("board.provisions"), text: `${tileLetter("P")} ${view.provisions[p]}` })),
+        h("span", { class: "tile P", "data-tile": "P", title: say("rule.provision"), text: `${tileLetter("P")} ${view.provisions[p]}` })),
       loss ? h("div", { class: "small", text: say("board.still_loses", { n: loss.tiles }) }) : null,
       h("div", { class: "small", text: say("board.villains", { sum: view.villain_sums[p], cards: view.villains[p].map((v) => villainNames[v] || v).join(", ") || say("none") }) }),
       h("div", { class: "small", text: say("board.advantage_count", { n: view.advantage_counts[p] }) }),
@@ -218,9 +224,9 @@ function turnPanel(view, ctx, control) {
         const label = `${term(`adv_${key}`)}${count > 1 ? ` ×${count}` : ""}`;
         const entries = byCard.get(key) || [];
         if (entries.length === 1) {
-          return control(h("button", { type: "button", class: "chip-button", text: label }), keyOf(entries[0].action));
+          return control(h("button", { type: "button", class: "chip-button", "data-advantage": key, title: advantageRule(key), text: label }), keyOf(entries[0].action));
         }
-        return h("span", { class: "row" }, h("span", { class: "chip", text: label }),
+        return h("span", { class: "row" }, h("span", { class: "chip", "data-advantage": key, title: advantageRule(key), text: label }),
           entries.map((entry) => control(h("button", { type: "button", class: "chip-button", text: choiceOf(entry.text) }), keyOf(entry.action))));
       })));
   }
@@ -233,7 +239,8 @@ function turnPanel(view, ctx, control) {
   parts.push(h("div", { class: "small muted", text: say("board.your_cards") }),
     h("div", { class: "row", "data-zone": "hand" }, hand.map((key) => {
       const place = places[key];
-      const chip = h("button", { type: "button", class: "chip-button", "data-card": key, text: placeName(place ? place.key : key) });
+      const name = placeName(place ? place.key : key);
+      const chip = h("button", { type: "button", class: "chip-button", "data-card": key, title: say("rule.location_card", { place: name }), text: name });
       return control(chip, `play:${key}`);
     })));
   return h("div", { class: "panel hand" }, parts);
@@ -262,7 +269,7 @@ export function piece(name, args, ctx) {
   if (name === "track") return trackSvg(ctx.view, ctx);
   if (name === "tiles") {
     return h("div", { class: "row" }, tiles({ M: 1, S: 1, K: 1, E: 1 }, none, null),
-      h("span", { class: "tile P", title: tileName("P"), text: `${tileLetter("P")} 1` }));
+      h("span", { class: "tile P", "data-tile": "P", title: say("rule.provision"), text: `${tileLetter("P")} 1` }));
   }
   if (name === "legend") return legend(ctx.data);
   return null;

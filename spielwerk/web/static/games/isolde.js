@@ -26,7 +26,9 @@ function cardName(say, name) {
 function card(say, name, cls = "card") {
   const { type, value } = parseCard(name);
   const boards = type === "combat" ? `${say("@board_joust")} / ${say("@board_tourney")}` : say(`@board_${type}`);
-  return faceCard({ title: say(`board.type_${type}`), big: value, footer: boards, colour: TYPE_COLOURS[type] || "#555", cls, tip: cardName(say, name), data: { card: name } });
+  const rule = type === "combat" ? say("rule.combat", { card: cardName(say, name), value })
+    : say("rule.card", { card: cardName(say, name), value, board: say(`@board_${type}`) });
+  return faceCard({ title: say(`board.type_${type}`), big: value, footer: boards, colour: TYPE_COLOURS[type] || "#555", cls, tip: rule, data: { card: name } });
 }
 
 function scoringText(say, board) {

@@ -34,7 +34,7 @@ export function card(say, name, cls = "card", trumpColour = null) {
   const fill = COLOURS[colour] || "#444";
   const isTrump = colour === trumpColour;
   return s("svg", { class: cls, viewBox: "0 0 60 90", "data-card": name },
-    s("title", { text: cardName(say, name) }),
+    s("title", { text: say("rule.card", { card: cardName(say, name), value }) }),
     s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffdf6", stroke: fill, "stroke-width": isTrump ? 4 : 2.5 }),
     s("rect", { x: 7, y: 20, width: 46, height: 50, rx: 23, fill, opacity: 0.14 }),
     s("text", { x: 30, y: 58, "text-anchor": "middle", "font-size": 34, "font-weight": 800, fill, text: String(value) }),
