@@ -3,6 +3,9 @@ invitation`): which game, which seat, who invites and who else sits at the table
 nothing is claimed (that is `POST /api/tables/ID/claim`). A used invitation, or another
 table's, opens nothing and is told so at once, so the page never asks for a name in vain.
 
+An invitation not used when its table's game ended moved on to the rematch (`TableHub.claim`
+follows it there): the answer names the table it opens a seat at (`table`).
+
 The invitation is a secret like a seat token, so it travels in the body of a POST, never in an
 address; it is compared by its hash with every seat's, in constant time per seat. The answer
 holds only what anybody may know of the table (its summary) and the seat the invitation opens.
@@ -11,12 +14,14 @@ holds only what anybody may know of the table (its summary) and the seat the inv
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
+from spielwerk.web.errors import TableNotFound
 from spielwerk.web.storage import TableRow, hash_token
-from spielwerk.web.tables import table_summary
+from spielwerk.web.tables import MAX_REMATCH_HOPS, table_summary
 
 
 class InvitationQuery(BaseModel):
@@ -49,10 +54,21 @@ def host_seat(row: TableRow, invited: int) -> int | None:
     )
 
 
-def invitation_answer(row: TableRow, invitation: str) -> dict[str, Any] | None:
-    """The table's summary with the seat the invitation opens (`seat`) and the inviting seat
-    (`host`, its name in the seats), or None if the invitation opens no seat."""
+async def invitation_answer(
+    load: Callable[[str], Awaitable[TableRow]], table_id: str, invitation: str
+) -> dict[str, Any] | None:
+    """The summary of the table the invitation opens a seat at (`table_id`'s, or a rematch's
+    it moved to; `load` reads a table's row), with that seat (`seat`) and the inviting seat
+    (`host`, its name in the seats); None if it opens no seat."""
+    row = await load(table_id)
+    for _ in range(MAX_REMATCH_HOPS):
+        if row.rematch is None or invited_seat(row, invitation) is not None:
+            break
+        try:
+            row = await load(row.rematch)
+        except TableNotFound:
+            break
     seat = invited_seat(row, invitation)
     if seat is None:
         return None
-    return {**table_summary(row), "seat": seat, "host": host_seat(row, seat)}
+    return {**table_summary(row), "table": row.id, "seat": seat, "host": host_seat(row, seat)}

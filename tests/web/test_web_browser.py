@@ -165,8 +165,9 @@ class Page:
         ]
 
 
-SHOWN = """const shown = (e) => e.getClientRects().length > 0 && e.getBoundingClientRect().width > 1 &&
-  getComputedStyle(e).visibility !== "hidden" && !e.closest("[hidden], [aria-hidden=true]");"""
+SHOWN = """const shown = (e) => e.getClientRects().length > 0
+  && e.getBoundingClientRect().width > 1 && getComputedStyle(e).visibility !== "hidden"
+  && !e.closest("[hidden], [aria-hidden=true]");"""
 """Drawn where a person sees it (not hidden, not a text for screen readers only)."""
 
 CLIPPED_TEXT = (

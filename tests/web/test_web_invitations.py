@@ -90,3 +90,33 @@ def test_the_invitation_page_says_who_invites_to_which_game_and_refuses_a_used_l
         assert translate(lang, "error.not_invited") in late.inner_text("#status")
         assert late.locator("#claim").is_hidden(), "no name is asked for a used link"
         assert late.errors == []
+
+
+def test_an_invitation_that_moved_to_the_rematch_is_answered_from_there() -> None:
+    """A seat's invitation not used when the game ended moves on to the rematch (the claim
+    follows it there): the invitation page says which table, and who invites there."""
+    import asyncio
+
+    from spielwerk.web.errors import TableNotFound
+    from spielwerk.web.invitations import invitation_answer
+    from spielwerk.web.storage import SeatRow, TableRow, hash_token
+
+    def row(table_id: str, rematch: str | None, invited: bool) -> TableRow:
+        seats = (
+            SeatRow(0, "human", None, hash_token("ada's token"), None, "Ada"),
+            SeatRow(1, "human", None, None, hash_token("for bea") if invited else None, None),
+        )
+        return TableRow(table_id, "witches", {}, 2, 1, "secret", 0.0, False, 0, [0], seats, rematch)
+
+    rows = {"old": row("old", "new", False), "new": row("new", None, True)}
+
+    async def load(table_id: str) -> TableRow:
+        if table_id not in rows:
+            raise TableNotFound(table_id)
+        return rows[table_id]
+
+    answer = asyncio.run(invitation_answer(load, "old", "for bea"))
+    assert answer is not None and (answer["table"], answer["seat"], answer["host"]) == ("new", 1, 0)
+    assert asyncio.run(invitation_answer(load, "old", "for nobody")) is None
+    rows["new"] = row("new", "gone", False)
+    assert asyncio.run(invitation_answer(load, "old", "for bea")) is None

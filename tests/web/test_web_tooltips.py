@@ -43,7 +43,9 @@ def expected_tips(game: str, lang: Lang, piece: dict[str, str]) -> str:
         import tomllib
         from importlib.resources import files
 
-        data = tomllib.loads(files("spielwerk.games").joinpath("inkheart_dice/data.toml").read_text())
+        data = tomllib.loads(
+            files("spielwerk.games").joinpath("inkheart_dice/data.toml").read_text()
+        )
         card = next(c for c in data["cards"] if c["name"] == piece["card"])
         signed = f"+{card['value']}" if card["value"] > 0 else str(card["value"])
         rule = say(lang, "rule.card", name=card["name"], value=signed, number=abs(card["value"]))
@@ -60,7 +62,9 @@ def expected_tips(game: str, lang: Lang, piece: dict[str, str]) -> str:
                 return say(lang, "rule.provision")
             key = {"M": "courage", "S": "strength", "K": "wisdom", "E": "honour"}[piece["tile"]]
             return say(lang, "rule.tile", tile=term(lang, key))
-        place = term(lang, "tintenwelt" if piece["card"] == "tintenwelt" else f"loc_{piece['card']}")
+        place = term(
+            lang, "tintenwelt" if piece["card"] == "tintenwelt" else f"loc_{piece['card']}"
+        )
         return say(lang, "rule.location_card", place=place)
     view = json.loads(rules.start_view("tainted_grail"))  # the same scenario, the same items
     scene = view["translations"].get(lang, {})
