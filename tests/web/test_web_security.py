@@ -179,7 +179,11 @@ def test_http_requests_are_validated_and_bounded(shared_server: Server) -> None:
     )
     big = post(b'{"game": "witches", "pad": "' + b"x" * 20_000 + b'"}')
     assert big.status_code == 413
-    assert big.json() == {"type": "error", "message": "request body larger than 16384 bytes"}
+    assert big.json() == {
+        "type": "error",
+        "message": "request body larger than 16384 bytes",
+        "code": "refused",
+    }
 
     def refused(body: dict[str, Any], status: int, text: str) -> None:
         answer = httpx.post(f"{base}/api/tables", json=body, timeout=60)

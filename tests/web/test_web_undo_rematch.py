@@ -143,7 +143,7 @@ def test_take_back_is_offered_exactly_when_the_rule_allows_it(
             if moved["may_undo"]:
                 assert answer["type"] == "ok", answer
                 seen["offered"] += 1
-                back = await mover.until(lambda s, v=moved["version"]: s["version"] < v, 30)
+                back = await mover.until(lambda s, v=answer["version"]: s["version"] >= v, 30)
                 await mover.act(entry["action"], version=back["version"])
             else:
                 assert answer["type"] == "error" and answer["code"].startswith("undo_"), answer
