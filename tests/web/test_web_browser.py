@@ -138,8 +138,9 @@ class Page:
 
     def labels_fit(self) -> list[str]:
         """Every element showing text of its own (the board, the result, the status, the log,
-        the actions, the header) whose text is wider or taller than its box: each such
-        element's text. Inline elements have no box of their own and are left out."""
+        the actions, the header), and the result's table, whose content is wider or taller
+        than its box: each such element's text. Inline elements have no box of their own and
+        are left out."""
         return list(self.page.evaluate(CLIPPED_TEXT))
 
     def svg_texts_outside(self) -> list[str]:
@@ -177,7 +178,8 @@ CLIPPED_TEXT = (
   const own = (e) => [...e.childNodes].some((c) => c.nodeType === 3 && c.nodeValue.trim());
   return [...document.querySelectorAll(
       "header.top *, #status, #board *, #result *, #actions *, #log li, #log li *")]
-    .filter((e) => !(e instanceof SVGElement) && own(e) && shown(e)
+    .filter((e) => !(e instanceof SVGElement) && (own(e) || e.matches("#result table"))
+      && shown(e)
       && getComputedStyle(e).display !== "inline"
       && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 2)
       && getComputedStyle(e).overflowY !== "auto")
@@ -233,7 +235,8 @@ COVERED_LABELS = (
   const own = (e) => [...e.childNodes].some((c) => c.nodeType === 3 && c.nodeValue.trim());
   const pieces = [...document.querySelectorAll("#board svg.card, #board svg.die")].filter(shown);
   const labels = [...document.querySelectorAll("#board *")]
-    .filter((e) => !(e instanceof SVGElement) && own(e) && shown(e));
+    .filter((e) => !(e instanceof SVGElement) && (own(e) || e.matches("#result table"))
+      && shown(e));
   const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
     && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
   const over = (label, piece) => !label.contains(piece) && !piece.contains(label)
@@ -409,15 +412,15 @@ def test_two_browser_contexts_play_tintenherz_against_each_other(
         second.page.wait_for_selector("#board svg")
         assert second.page.locator("#seat-label").inner_text() == "Seat 2"
         assert "#token=" in second.page.url  # a token of their own replaced the invitation
-        # The invitation is used up: a third person who opens it is told so.
+        # The invitation is used up: a third person who opens it is told so at once, and is
+        # never asked for a name.
         third_context = browser.new_context()
         try:
             third = Page(third_context)
             third.goto(second_link)
-            third.page.click("#claim-seat")
-            error = third.page.locator("#claim-error")
-            error.wait_for()
-            assert "does not open a seat" in error.inner_text()
+            third.page.wait_for_selector("#status.fatal")
+            assert "does not open a seat any more" in third.page.inner_text("#status")
+            assert third.page.locator("#claim").is_hidden()
         finally:
             third_context.close()
 

@@ -96,6 +96,7 @@ def test_an_invitation_that_moved_to_the_rematch_is_answered_from_there() -> Non
     """A seat's invitation not used when the game ended moves on to the rematch (the claim
     follows it there): the invitation page says which table, and who invites there."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from spielwerk.web.errors import TableNotFound
     from spielwerk.web.invitations import invitation_answer
@@ -115,8 +116,13 @@ def test_an_invitation_that_moved_to_the_rematch_is_answered_from_there() -> Non
             raise TableNotFound(table_id)
         return rows[table_id]
 
-    answer = asyncio.run(invitation_answer(load, "old", "for bea"))
-    assert answer is not None and (answer["table"], answer["seat"], answer["host"]) == ("new", 1, 0)
-    assert asyncio.run(invitation_answer(load, "old", "for nobody")) is None
+    def answer(invitation: str) -> dict[str, Any] | None:
+        # on a thread of its own: a browser test of this process may run an event loop here
+        with ThreadPoolExecutor(1) as thread:
+            return thread.submit(asyncio.run, invitation_answer(load, "old", invitation)).result()
+
+    found = answer("for bea")
+    assert found is not None and (found["table"], found["seat"], found["host"]) == ("new", 1, 0)
+    assert answer("for nobody") is None
     rows["new"] = row("new", "gone", False)
-    assert asyncio.run(invitation_answer(load, "old", "for bea")) is None
+    assert answer("for bea") is None

@@ -45,7 +45,11 @@ def test_wrong_missing_and_foreign_tokens_are_refused(shared_server: Server) -> 
             received, code = await _close_code(url, json.dumps({"type": "hello", "token": token}))
             assert code == 4403
             assert received == [
-                {"type": "error", "message": "this seat token does not belong to this table"}
+                {
+                    "type": "error",
+                    "message": "this seat token does not belong to this table",
+                    "code": "refused",  # the page words it by the close code
+                }
             ]
         # Acting before saying hello: refused, connection closed.
         act = {"type": "act", "action": {"type": "end_turn"}, "version": 0}

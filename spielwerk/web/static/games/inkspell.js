@@ -95,11 +95,12 @@ function mapSvg(view, ctx, control) {
         s("circle", { cx: x - 18, cy: y + 2, r: 5, fill: "#fff", stroke: "#555" })));
     }
     const node = s("g", { class: "location", "data-location": key },
-      // the name first: a control's name reads as drawn; a phone shows the short name instead
+      // the name first and the phone's short name last: a control's name reads as drawn,
+      // and what either width shows of it stays one piece of that name
       s("text", { class: "place-label name", x, y: y + 27, "text-anchor": "middle", "font-weight": 600, fill: "#222", text: placeName(key) }),
-      s("text", { class: "place-label short", x, y: y + 29, "text-anchor": "middle", "font-weight": 700, fill: "#222", text: mapName(key) }),
       s("circle", { cx: x, cy: y, r: 14, fill: "#fffaf0", stroke: colour, "stroke-width": 3 }),
-      figures, marks);
+      figures, marks,
+      s("text", { class: "place-label short", x, y: y + 29, "text-anchor": "middle", "font-weight": 700, fill: "#222", text: mapName(key) }));
     control(node, `play:${key}`);
     control(node, `staubfinger:${key}`);
     const badge = s("g", { class: "tintenwelt", "data-location": key },
