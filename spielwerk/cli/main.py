@@ -980,6 +980,12 @@ def serve(
     max_spectators: Annotated[
         int, typer.Option(help="spectators on the whole server (0: no limit)")
     ] = Admission.max_spectators,
+    hand_over_after: Annotated[
+        float,
+        typer.Option(
+            help="seconds a player must be gone before the others may let a bot play for them"
+        ),
+    ] = 90.0,
     spectator_idle: Annotated[
         float,
         typer.Option(
@@ -1044,6 +1050,10 @@ def serve(
         }.items():
             if not (math.isfinite(seconds) and 0 < seconds <= 3600):
                 raise UsageProblem(f"{flag} must be above 0 and at most 3600 s, not {seconds}")
+        if not (math.isfinite(hand_over_after) and 0 <= hand_over_after <= 86400):
+            raise UsageProblem(
+                f"--hand-over-after must be 0 to 86400 seconds, not {hand_over_after}"
+            )
         if not (math.isfinite(spectator_idle) and spectator_idle >= 0):
             raise UsageProblem(
                 f"--spectator-idle must be a number of minutes, 0 or more, not {spectator_idle}"
@@ -1067,6 +1077,7 @@ def serve(
             tables_per_minute=tables_per_minute,
             uploads_per_minute=uploads_per_minute,
             allowed_hosts=hosts,
+            hand_over_after=hand_over_after,
             scenario_dir=str(scenario_dir) if scenario_dir is not None else None,
             trusted_proxies=tuple(trusted_proxy or []),
             allowed_origins=tuple(allowed_origin or []),

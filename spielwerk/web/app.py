@@ -53,8 +53,10 @@ from spielwerk.web.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
     Act,
+    Chat,
     ClaimSeat,
     CreateTable,
+    HandOver,
     Hello,
     Ping,
     Rematch,
@@ -68,12 +70,15 @@ from spielwerk.web.rules import rules_page_html
 from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
+    HAND_OVER_AFTER,
     NOT_INVITED,
     Connection,
     DatabaseDown,
     LiveTable,
     TableHub,
     TooManyTables,
+    chat_line,
+    chat_message,
     state_message,
     table_summary,
     welcome_message,
@@ -127,6 +132,8 @@ class ServerSettings:
     uploads_per_minute: int = DEFAULT_UPLOADS_PER_MINUTE
     """Record files one client address may open in the replay viewer a minute (0: no
     limit)."""
+    hand_over_after: float = HAND_OVER_AFTER
+    """Seconds a person must be gone before the others may let a bot play for them."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names this server answers to (the `Host` header, without port); empty: any.
     `spielwerk serve` fills in its listening address and localhost (DNS rebinding)."""
@@ -331,6 +338,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             max_idle_tables=settings.max_idle_tables,
             max_bot_seconds=settings.max_bot_seconds,
             bot_tables_per_client=settings.bot_tables_per_address,
+            hand_over_after=settings.hand_over_after,
         )
         app.state.hub = hub
         app.state.replays = Replays()
@@ -611,7 +619,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if not table.state.is_terminal():
             return _error(409, "the replay is published when the game is over")
         seats = seats_of(table.row.players, table_summary(table.row)["seats"])
-        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats)
+        chat = [chat_line(line) for line in table.chat]
+        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats, chat)
         replays.keep_table(table_id, replay)
         return replay
 
@@ -776,7 +785,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 await session.fail(str(error), 4429)
                 return
             try:
-                await session.send(welcome_message(table, seat))
+                await session.send(welcome_message(table, seat, hub.hand_over_after))
                 await session.serve(hub, table, connection, too_many_tables)
             finally:
                 hub.leave(table, connection)
@@ -830,7 +839,7 @@ class _Session:
             return None
         return str(text)
 
-    def parse(self, text: str) -> Hello | Act | Undo | Rematch | Ping | str:
+    def parse(self, text: str) -> Hello | Act | Undo | Rematch | Ping | Chat | HandOver | str:
         """The message, or the reason it is refused."""
         try:
             return CLIENT_MESSAGE.validate_json(text)
@@ -877,6 +886,10 @@ class _Session:
                     await self.error("already joined: reconnect to change seats")
                 elif isinstance(parsed, Undo | Rematch):
                     await self._seat_request(hub, table, connection, parsed)
+                elif isinstance(parsed, Chat):
+                    await self._chat(hub, table, connection, parsed)
+                elif isinstance(parsed, HandOver):
+                    await self._hand_over(hub, table, connection, parsed)
                 else:
                     await self._act(hub, table, connection, parsed)
         finally:
@@ -928,6 +941,33 @@ class _Session:
         except ClientError as error:
             await self.error(str(error), ref, error.code)
 
+    async def _chat(
+        self, hub: TableHub, table: LiveTable, connection: Connection, message: Chat
+    ) -> None:
+        try:
+            await hub.chat(table, connection, message)
+        except ClientError as error:
+            await self.error(str(error), message.ref, error.code)
+            return
+        if self._recent:
+            self._recent.pop()  # a line written counts against the chat's rate, not this one
+        await self.send({"type": "ok", "ref": message.ref, "version": table.version})
+
+    async def _hand_over(
+        self, hub: TableHub, table: LiveTable, connection: Connection, message: HandOver
+    ) -> None:
+        if connection.seat is None:
+            await self.error(
+                "spectators cannot act: open a seat link to play", message.ref, "spectator"
+            )
+            return
+        try:
+            await hub.hand_over(table, connection.seat, message.seat)
+        except ClientError as error:
+            await self.error(str(error), message.ref, error.code)
+            return
+        await self.send({"type": "ok", "ref": message.ref, "version": table.version})
+
     async def _push_states(self, table: LiveTable, connection: Connection) -> None:
         try:
             while True:
@@ -936,7 +976,12 @@ class _Session:
                 if connection.closing is not None:  # the hub lets this connection go
                     await self.fail(connection.closing[1], connection.closing[0])
                     return
-                await self.send(state_message(table, connection))
+                if connection.dirty:
+                    connection.dirty = False
+                    await self.send(state_message(table, connection))
+                chat = chat_message(table, connection)
+                if chat is not None:
+                    await self.send(chat)
         except (WebSocketDisconnect, OSError):  # the client has gone
             return
         except Exception:  # a bug: this connection cannot go on

@@ -87,6 +87,16 @@ def check_bot_spec(spec: str, game_name: str, max_seconds: float = MAX_MCTS_SECO
     return spec
 
 
+def sit_in_bot(game_name: str) -> str:
+    """The bot that plays for a person who left (or ran out of time): the game's heuristic,
+    quick and sensible, or a short search where the game has none."""
+    try:
+        has_heuristic = heuristic_factory(game_name) is not None
+    except Exception:
+        has_heuristic = False
+    return "heuristic" if has_heuristic else "mcts:300"
+
+
 def bot_fits(spec: str, max_seconds: float) -> bool:
     """False for a lobby level whose time budget is above the server's cap."""
     budget = spec.partition(":")[2]

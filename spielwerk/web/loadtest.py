@@ -5,11 +5,11 @@ legal moves as fast as the server answers, each move's round trip measured.
 
 starts `spielwerk serve` on a free port with a fresh SQLite file and no limit on new tables (or
 uses `--url` of a running server, which must allow `--tables` new tables a minute from this
-address: `spielwerk serve --tables-per-minute 0`), creates the tables, connects every seat and
-plays every game to the end. A move's round trip runs from sending it to receiving the state
-that holds it (after the server has checked it, stored it and the chance events it set off, and
-built every seat's view). The report counts the moves, the moves left unanswered and the errors
-(both must be 0) and gives the round trip's percentiles.
+address: `spielwerk serve --tables-per-minute 0 --connections-per-address 0`), creates the
+tables, connects every seat and plays every game to the end. A move's round trip runs from
+sending it to receiving the state that holds it (after the server has checked it, stored it and
+the chance events it set off, and built every seat's view). The report counts the moves, the
+moves left unanswered and the errors (both must be 0) and gives the round trip's percentiles.
 """
 
 from __future__ import annotations
@@ -241,7 +241,8 @@ def main(argv: list[str] | None = None) -> None:
             base_url = f"http://127.0.0.1:{port}"
             db = args.db or f"sqlite:///{Path(scratch) / 'load.db'}"
             command = [*SERVE_COMMAND, "--port", str(port), "--db", db, "--bot-workers", "1"]
-            command += ["--tables-per-minute", "0"]  # every table comes from this address
+            # Every table and every seat's connection comes from this one address.
+            command += ["--tables-per-minute", "0", "--connections-per-address", "0"]
             process = subprocess.Popen(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )

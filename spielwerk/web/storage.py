@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -78,6 +78,9 @@ tables_table = Table(
     # one, so it only ever grows (a version a client saw is never reached again after an
     # undo). Added after the first release: NULL in older rows means `steps`.
     Column("revision", BigInteger, nullable=True),
+    # How the table is run, chosen at its creation (`TableSettings`: who may chat, the move
+    # clock). Added after the first release: NULL in older rows means the defaults.
+    Column("settings", JSON, nullable=True),
 )
 
 seats_table = Table(
@@ -93,6 +96,26 @@ seats_table = Table(
     # Added after the first release: NULL in older rows.
     Column("invite_hash", String(64), nullable=True, index=True),
     Column("name", String(64), nullable=True),
+    # The bot that plays a human seat while its person is away (the others handed it over);
+    # NULL while the person plays. Added after the first release.
+    Column("sit_in", String(32), nullable=True),
+)
+
+chat_table = Table(
+    "sw_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("sw_tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    # Who wrote it: a seat, None for a spectator or for the table itself (`kind` "system").
+    Column("seat", Integer, nullable=True),
+    Column("kind", String(16), nullable=False),
+    # A line is free text, a quick phrase (a key every reader sees in their own language),
+    # or a system notice (a key and its parameters: who left, who came back).
+    Column("text", Text, nullable=True),
+    Column("phrase", String(32), nullable=True),
+    Column("params", JSON, nullable=True),
+    Column("step", Integer, nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 actions_table = Table(
@@ -144,6 +167,8 @@ class SeatRow:
     """The hash of the invitation that still claims this seat (None once used)."""
     name: str | None = None
     """The display name its player chose (None: not claimed yet, or a bot)."""
+    sit_in: str | None = None
+    """The bot playing this human seat while its person is away (None: the person plays)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +191,22 @@ class TableRow:
     """When the last step was stored (None: no step yet, or a row from an older version)."""
     revision: int = 0
     """The table's changes so far (steps stored plus steps taken back): only ever grows."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """How the table is run (`tables.TableSettings` as a dict; empty: the defaults)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    idx: int
+    seat: int | None
+    kind: str
+    """"text", "phrase" or "system"."""
+    text: str | None
+    phrase: str | None
+    params: dict[str, Any] | None
+    step: int
+    """The game's steps when it was written (the replay shows it there)."""
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +285,7 @@ class Storage:
         seats: Sequence[SeatRow],
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         with self._failing_as_storage_error("create a table"), self.engine.begin() as conn:
             conn.execute(
@@ -260,6 +302,7 @@ class Storage:
                     revision=0,
                     to_move=_json_or_none(to_move),
                     server_moves=server_moves,
+                    settings=settings or {},
                 )
             )
             conn.execute(
@@ -273,6 +316,7 @@ class Storage:
                         "token_hash": s.token_hash,
                         "invite_hash": s.invite_hash,
                         "name": s.name,
+                        "sit_in": s.sit_in,
                     }
                     for s in seats
                 ],
@@ -439,7 +483,90 @@ class Storage:
             )
             return int(seat) if done.rowcount == 1 else None
 
+    def set_sit_in(
+        self,
+        table_id: str,
+        seat: int,
+        bot: str | None,
+        server_moves: bool | None = None,
+    ) -> bool:
+        """A bot sits in for a human seat (`bot`), or the person is back (None), with whether
+        the server is to move now. False, changing nothing, if the seat is not a human one
+        of this table or already so."""
+        with self._failing_as_storage_error("hand a seat over"), self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats_table)
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.seat == seat,
+                    seats_table.c.kind == "human",
+                    seats_table.c.sit_in.is_(None) if bot else seats_table.c.sit_in.is_not(None),
+                )
+                .values(sit_in=bot)
+            )
+            if done.rowcount != 1:
+                return False
+            if server_moves is not None:
+                conn.execute(
+                    update(tables_table)
+                    .where(tables_table.c.id == table_id)
+                    .values(server_moves=server_moves)
+                )
+            return True
+
+    def add_chat(self, table_id: str, line: ChatRow) -> int:
+        """Store a chat line as the table's next; its index. Two writers at once (two server
+        processes): the loser takes the next free index."""
+        for _ in range(8):
+            try:
+                with self.engine.begin() as conn:
+                    last = conn.execute(
+                        select(func.max(chat_table.c.idx)).where(chat_table.c.table_id == table_id)
+                    ).scalar_one_or_none()
+                    idx = 0 if last is None else int(last) + 1
+                    conn.execute(
+                        insert(chat_table).values(
+                            table_id=table_id,
+                            idx=idx,
+                            seat=line.seat,
+                            kind=line.kind,
+                            text=line.text,
+                            phrase=line.phrase,
+                            params=line.params,
+                            step=line.step,
+                            at=line.at,
+                        )
+                    )
+                return idx
+            except IntegrityError:
+                continue
+            except SQLAlchemyError as error:
+                raise StorageError(f"could not store a chat line of {table_id}") from error
+        raise StorageError(f"could not store a chat line of {table_id}: too many writers")
+
     # ------------------------------------------------------------------ reads
+    def load_chat(self, table_id: str, last: int | None = None) -> list[ChatRow]:
+        """The table's chat lines in order (only the newest `last` of them if given)."""
+        with self._failing_as_storage_error("load chat"), self.engine.connect() as conn:
+            query = select(chat_table).where(chat_table.c.table_id == table_id)
+            if last is not None:
+                query = query.order_by(chat_table.c.idx.desc()).limit(last)
+            rows = conn.execute(query).all()
+        lines = [
+            ChatRow(
+                r.idx,
+                r.seat,
+                r.kind,
+                r.text,
+                r.phrase,
+                dict(r.params) if r.params is not None else None,
+                r.step,
+                r.at,
+            )
+            for r in rows
+        ]
+        return sorted(lines, key=lambda line: line.idx)
+
     def load_seats(self, table_id: str) -> tuple[SeatRow, ...]:
         with self._failing_as_storage_error("load seats"), self.engine.connect() as conn:
             seats = conn.execute(
@@ -546,11 +673,12 @@ def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
         rematch=row["rematch"],
         last_step_at=float(row["last_step_at"]) if row["last_step_at"] is not None else None,
         revision=int(row["revision"] if row["revision"] is not None else row["steps"]),
+        settings=dict(row["settings"] or {}),
     )
 
 
 def _seat_row(s: Any) -> SeatRow:
-    return SeatRow(s.seat, s.kind, s.bot, s.token_hash, s.invite_hash, s.name)
+    return SeatRow(s.seat, s.kind, s.bot, s.token_hash, s.invite_hash, s.name, s.sit_in)
 
 
 def _json_or_none(value: Sequence[int] | None) -> str | None:

@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import hmac
 import logging
+import math
 import random
 import secrets
 import time
@@ -41,14 +42,16 @@ from spielwerk.web.bots import (
     BotRequest,
     bot_request,
     check_bot_spec,
+    sit_in_bot,
 )
 from spielwerk.web.catalog import renderer_url, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.limits import Admission
 from spielwerk.web.logs import quoted
 from spielwerk.web.options import TableOptions
-from spielwerk.web.protocol import CreateTable, display_name
+from spielwerk.web.protocol import Chat, CreateTable, chat_text, display_name
 from spielwerk.web.storage import (
+    ChatRow,
     SeatRow,
     StepConflict,
     Storage,
@@ -93,6 +96,35 @@ STALE = "this action was chosen in an earlier state of the table: look again and
 NOT_INVITED = (
     "this invitation does not open a seat (any more): it was used, or it is not this table's"
 )
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """How a table is run, chosen by its creator and stored with it."""
+
+    spectator_chat: bool = False
+    """Spectators may write in the chat too (the players always may)."""
+    move_clock: int = 0
+    """Seconds a person has for a move (0: no clock); then a bot makes that move."""
+
+    @classmethod
+    def of(cls, stored: Mapping[str, Any]) -> TableSettings:
+        return cls(
+            spectator_chat=bool(stored.get("spectator_chat", False)),
+            move_clock=int(stored.get("move_clock", 0)),
+        )
+
+    def stored(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+CHAT_KEPT = 200
+"""Chat lines a table keeps in memory and sends to a page that joins."""
+CHAT_LINES = 5
+CHAT_WINDOW = 10.0
+"""A connection writes at most CHAT_LINES chat lines in CHAT_WINDOW seconds."""
+HAND_OVER_AFTER = 90.0
+"""Seconds a person must have been gone before the others may let a bot play for them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +188,17 @@ class Connection:
     """The client's address (spectators are counted per address)."""
     closing: tuple[int, str] | None = None
     """Set by the hub to end this connection: (close code, reason); the sender closes it."""
+    dirty: bool = True
+    """The table changed since the last state this connection was sent."""
+    chat_seen: int = -1
+    """The index of the last chat line sent to this connection."""
+    chat_times: deque[float] = field(default_factory=deque)
+    """When this connection's last chat lines were written (its rate)."""
+
+    def notify(self) -> None:
+        """The state changed: the sender builds and sends the newest."""
+        self.dirty = True
+        self.wake.set()
 
 
 @dataclass(eq=False)
@@ -189,6 +232,17 @@ class LiveTable:
     """The table's version: one more for every stored step and every step taken back, so it
     only ever grows (after an undo and another move the table is never at a version a
     client saw before; `storage.py` keeps it with the table)."""
+    chat: list[ChatRow] = field(default_factory=list)
+    """The newest chat lines (at most CHAT_KEPT), oldest first."""
+    away_since: dict[int, float] = field(default_factory=dict)
+    """For every human seat with no connection: since when (monotonic)."""
+    clock_from: dict[int, tuple[int, float]] = field(default_factory=dict)
+    """For every person to move at a table with a move clock: (the version their decision
+    began at, when on this server's clock)."""
+    timed_out: set[tuple[int, int]] = field(default_factory=set)
+    """(seat, version its decision began) of people whose clock ran out: a bot makes that
+    move for them."""
+    clock: asyncio.TimerHandle | None = None
     undo_offered: bool = False
     """Whether the person whose action is the newest step may take it back (`undo_offered`,
     decided once per step off the event loop): the page offers "take back" only then."""
@@ -196,6 +250,10 @@ class LiveTable:
     @property
     def id(self) -> str:
         return self.row.id
+
+    @property
+    def settings(self) -> TableSettings:
+        return TableSettings.of(self.row.settings)
 
     @property
     def version(self) -> int:
@@ -214,19 +272,21 @@ class LiveTable:
         return [seat.name for seat in self.row.seats]
 
     def server_turn(self) -> bool:
-        """True if the server is to move: a chance event, or a bot's decision."""
-        return server_moves(self.row, self.state)
+        """True if the server is to move: a chance event, or a bot's decision (a person's
+        whose clock ran out included)."""
+        return self.state.to_move == CHANCE or bool(self.bot_turns())
 
     def bot_turns(self) -> list[tuple[int, str]]:
-        """(seat, spec) of every bot that has a decision to make now."""
-        to_move = self.state.to_move
-        seats = sorted(to_move) if isinstance(to_move, frozenset) else [to_move]
+        """(seat, spec) of every bot that has a decision to make now: the bots' own seats,
+        bots sitting in for absent people, and a bot making the move of a person whose
+        clock ran out."""
         turns = []
-        for seat in seats:
-            if seat >= 0:
-                row = self.row.seats[seat]
-                if row.kind == "bot" and row.bot:
-                    turns.append((seat, row.bot))
+        for seat in deciders(self.state):
+            spec = seat_bot(self.row.seats[seat])
+            if spec is None and (seat, self.decision_since.get(seat, -1)) in self.timed_out:
+                spec = sit_in_bot(self.game.name)
+            if spec is not None:
+                turns.append((seat, spec))
         return turns
 
 
@@ -251,11 +311,25 @@ def note_decisions(
         del since[seat]
 
 
+def seat_bot(seat: SeatRow) -> str | None:
+    """The bot that plays this seat now: a bot's own, or one sitting in for its person."""
+    if seat.kind == "bot":
+        return seat.bot
+    return seat.sit_in
+
+
+def _with_sit_in(row: TableRow, seat: int, bot: str | None) -> TableRow:
+    seats = list(row.seats)
+    seats[seat] = dataclasses.replace(seats[seat], sit_in=bot)
+    return dataclasses.replace(row, seats=tuple(seats))
+
+
 def server_moves(row: TableRow, state: State) -> bool:
-    """True if the server makes the next move of this table: chance, or a bot's."""
+    """True if the server makes the next move of this table: chance, or a bot's (a bot
+    seat's, or one sitting in for an absent person)."""
     if state.to_move == CHANCE:
         return True
-    return any(row.seats[seat].kind == "bot" for seat in deciders(state))
+    return any(seat_bot(row.seats[seat]) is not None for seat in deciders(state))
 
 
 def viewer_texts(state: State, action: Action) -> dict[Lang, tuple[str, ...]]:
@@ -317,12 +391,15 @@ class TableHub:
         max_idle_tables: int = 256,
         max_bot_seconds: float = MAX_MCTS_SECONDS,
         bot_tables_per_client: int = 2,
+        hand_over_after: float = HAND_OVER_AFTER,
     ) -> None:
         self.storage = storage
         self.options = options or TableOptions()
         self.bots = bots
         self.bot_delay = bot_delay
         self.admission = admission or Admission()
+        self.hand_over_after = hand_over_after
+        """Seconds a person must be gone before the others may let a bot play for them."""
         self.connections = 0
         self.spectators = 0
         self._spectators_of: dict[str, int] = {}
@@ -381,7 +458,7 @@ class TableHub:
                     for connection in table.connections:
                         if connection.seat is None and connection.closing is None:
                             connection.closing = (SPECTATOR_IDLE_CODE, SPECTATOR_IDLE)
-                            connection.wake.set()
+                            connection.notify()
         stale = [
             t
             for t in self.tables.values()
@@ -492,7 +569,8 @@ class TableHub:
                 except (AgentSpecError, ValueError) as error:
                     raise ClientError(f"seat {index}: {error}") from None
                 seats.append(SeatRow(index, "bot", spec, None))
-        table_id = await self._store_table(game, options, seed, fresh, seats, creator)
+        settings = TableSettings(request.spectator_chat, request.move_clock)
+        table_id = await self._store_table(game, options, seed, fresh, seats, creator, settings)
         return NewTable(table_id, claim, token, invitations)
 
     async def _store_table(
@@ -503,6 +581,7 @@ class TableHub:
         fresh: State,
         seats: list[SeatRow],
         creator: str,
+        settings: TableSettings,
     ) -> str:
         """Store a new table (its first state `fresh`), deal its cards and start any bot."""
         table_id = secrets.token_urlsafe(9)
@@ -518,6 +597,7 @@ class TableHub:
                 seats,
                 deciders(fresh),
                 fresh.to_move == CHANCE or any(seats[p].kind == "bot" for p in deciders(fresh)),
+                settings.stored(),
             )
         except StorageError as error:
             log.error("creating a table: %s", error.__cause__ or error)
@@ -542,8 +622,10 @@ class TableHub:
             seed = secrets.randbelow(2**31)
             fresh = table.game.new_state(table.row.players, seed=seed)
             creator = self._creators.get(table.id, self.client_key(f"seat-{seat}"))
+            # The same people in the same seats: a bot that sat in for one leaves with the game.
+            seats = [dataclasses.replace(seat, sit_in=None) for seat in table.row.seats]
             new_id = await self._store_table(
-                table.game, table.row.options, seed, fresh, list(table.row.seats), creator
+                table.game, table.row.options, seed, fresh, seats, creator, table.settings
             )
             try:
                 named = await self._in_db(self.storage.set_rematch, table.id, new_id)
@@ -552,7 +634,7 @@ class TableHub:
                 raise ClientError(NOT_SAVED, "not_saved") from None
             table.row = dataclasses.replace(table.row, rematch=named or new_id)
             for connection in table.connections:
-                connection.wake.set()
+                connection.notify()
             await self._refresh_seats(table)  # its unused invitations moved to the rematch
             return table.row.rematch or new_id
 
@@ -612,7 +694,7 @@ class TableHub:
         if seats and seats != table.row.seats:
             table.row = dataclasses.replace(table.row, seats=seats)
             for connection in table.connections:
-                connection.wake.set()
+                connection.notify()
 
     async def seat_of(self, table: LiveTable, token: str) -> int | None:
         """The seat this token holds at the table, looking at the database again if the copy
@@ -648,6 +730,7 @@ class TableHub:
                 except StorageError as error:  # the bot driver tries again
                     log.error("table %s: %s", table.id, error.__cause__ or error)
                     self._troubled(table)
+                self._restart_clock(table)
             self._kick(table)
         self._touch(table)
         return table
@@ -660,10 +743,12 @@ class TableHub:
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
             actions = await self._in_db(self.storage.load_actions, table_id)
+            chat = await self._in_db(self.storage.load_chat, table_id, CHAT_KEPT)
         except StorageError as error:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
             raise DatabaseDown("the database did not answer; try again") from None
         table = await self._in_thread(self._rebuild, row, actions)
+        table.chat = chat
         self.loaded += 1
         return table
 
@@ -800,10 +885,11 @@ class TableHub:
             table.undo_offered = earlier.undo_offered
             table.revision = revision
             table.last_change = time.monotonic()
+            self._restart_clock(table)
             table.notice = {"kind": "undo", "seat": seat}
             for connection in table.connections:
                 connection.log_sent = min(connection.log_sent, len(table.log))
-                connection.wake.set()
+                connection.notify()
             version = table.version
         self._touch(table)
         return version
@@ -860,8 +946,9 @@ class TableHub:
         table.decision_since = since
         table.trouble = None
         table.notice = None
+        self._restart_clock(table)
         for connection in table.connections:
-            connection.wake.set()
+            connection.notify()
 
     def _moved_on(self, table: LiveTable, error: Exception) -> None:
         """Another server process stored steps of this table: the database is the truth, so
@@ -873,7 +960,7 @@ class TableHub:
         if table.trouble != trouble:
             table.trouble = trouble
             for connection in table.connections:
-                connection.wake.set()
+                connection.notify()
 
     # ------------------------------------------------------------------ bots
     def _kick(self, table: LiveTable) -> None:
@@ -923,7 +1010,11 @@ class TableHub:
                             continue
                         decided = (version, seat, chosen)
                     async with table.lock:
-                        if table.version != version or table.broken:
+                        if (
+                            table.version != version
+                            or table.broken
+                            or (seat, spec) not in table.bot_turns()  # the person is back
+                        ):
                             decided = None
                             continue  # made for a state the table has left: decide again
                         chosen = decided[2]
@@ -965,6 +1056,161 @@ class TableHub:
         except Exception:
             log.exception("table %s: bot %s failed; asking again", table.id, request.spec)
             return None
+
+    # ------------------------------------------------------------------ chat
+    async def chat(self, table: LiveTable, connection: Connection, message: Chat) -> None:
+        """A chat line from `connection`: stored, then sent to every page at the table (never
+        to a bot, never in a state). ClientError, storing nothing, if this connection may not
+        write (a spectator where the creator did not allow it), writes too fast, or the line
+        shows nothing."""
+        seat = connection.seat
+        if seat is None and not table.settings.spectator_chat:
+            raise ClientError("spectators cannot write in this table's chat", "chat_spectator")
+        now = time.monotonic()
+        times = connection.chat_times
+        while times and now - times[0] >= CHAT_WINDOW:
+            times.popleft()
+        if len(times) >= CHAT_LINES:
+            raise ClientError(
+                f"you write fast: at most {CHAT_LINES} lines in {CHAT_WINDOW:g} s; wait a moment",
+                "chat_too_fast",
+            )
+        step = len(table.state.history)
+        if message.text is not None:
+            try:
+                text = chat_text(message.text)
+            except ValueError as error:
+                raise ClientError(str(error), "chat_text") from None
+            line = ChatRow(-1, seat, "text", text, None, None, step, time.time())
+        else:
+            line = ChatRow(-1, seat, "phrase", None, message.phrase, None, step, time.time())
+        times.append(now)
+        try:
+            await self._add_chat(table, line)
+        except StorageError as error:
+            log.error("table %s: %s", table.id, error.__cause__ or error)
+            raise ClientError(NOT_SAVED, "not_saved") from None
+
+    async def _add_chat(self, table: LiveTable, line: ChatRow) -> None:
+        idx = await self._in_db(self.storage.add_chat, table.id, line)
+        table.chat.append(dataclasses.replace(line, idx=idx))
+        table.chat.sort(key=lambda kept: kept.idx)
+        del table.chat[:-CHAT_KEPT]
+        for connection in table.connections:
+            connection.wake.set()
+
+    async def _tell(self, table: LiveTable, key: str, **params: Any) -> None:
+        """A line of the table itself in its chat (who left, who is back), worded by each
+        page in its language. A database that does not answer loses the line, nothing else."""
+        line = ChatRow(-1, None, "system", None, key, params, len(table.state.history), time.time())
+        try:
+            await self._add_chat(table, line)
+        except StorageError as error:
+            log.error("table %s: %s", table.id, error.__cause__ or error)
+
+    # ------------------------------------------------------------------ absent players
+    async def hand_over(self, table: LiveTable, by: int, seat: int) -> None:
+        """Seat `by` lets a bot play `seat`, whose person has been gone for HAND_OVER_AFTER
+        seconds (Board Game Arena's rule for a player who left); the seat is theirs again
+        the moment they come back. ClientError with the reason, changing nothing, if not."""
+        async with table.lock:
+            if table.broken:
+                raise ClientError(table.broken, "broken")
+            if table.state.is_terminal():
+                raise ClientError("the game is over", "game_over")
+            seats = table.row.seats
+            if not 0 <= seat < len(seats) or seats[seat].kind != "human" or seat == by:
+                raise ClientError(f"seat {seat + 1} is not another person's seat", "not_a_person")
+            if seats[seat].sit_in is not None:
+                return  # somebody handed it over already
+            away = table.away_since.get(seat)
+            if away is None:
+                raise ClientError(f"seat {seat + 1} is here: nothing to hand over", "seat_here")
+            wait = self.hand_over_after - (time.monotonic() - away)
+            if wait > 0:
+                raise ClientError(
+                    f"give them a moment: their seat can go to a bot in {math.ceil(wait)} s",
+                    "hand_over_wait",
+                )
+            bot = sit_in_bot(table.game.name)
+            row = _with_sit_in(table.row, seat, bot)
+            with self._written_or_refused(table):
+                await self._in_db(
+                    self.storage.set_sit_in, table.id, seat, bot, server_moves(row, table.state)
+                )
+            table.row = row
+            self._restart_clock(table)
+            self._notify_all(table)
+        await self._tell(table, "sit_in", seat=seat, by=by)
+        self._kick(table)
+
+    async def _come_back(self, table: LiveTable, seat: int) -> None:
+        """The person of `seat` is back: the bot that sat in for them stands up."""
+        async with table.lock:
+            if table.row.seats[seat].sit_in is None:
+                return
+            row = _with_sit_in(table.row, seat, None)
+            try:
+                await self._in_db(
+                    self.storage.set_sit_in, table.id, seat, None, server_moves(row, table.state)
+                )
+            except StorageError as error:  # the bot plays on; their next visit tries again
+                log.error("table %s: %s", table.id, error.__cause__ or error)
+                return
+            table.row = row
+            self._restart_clock(table)
+            self._notify_all(table)
+        await self._tell(table, "back", seat=seat)
+
+    def _restart_clock(self, table: LiveTable) -> None:
+        """After a change: the move clock of every person to move (a decision that goes on
+        keeps its start), and a timer for the first to run out."""
+        if table.clock is not None:
+            table.clock.cancel()
+            table.clock = None
+        limit = table.settings.move_clock
+        if not limit or table.broken or table.state.is_terminal() or self._closed:
+            table.clock_from.clear()
+            return
+        now = time.monotonic()
+        since = table.decision_since
+        people = [s for s in deciders(table.state) if seat_bot(table.row.seats[s]) is None]
+        table.timed_out = {(s, v) for s, v in table.timed_out if since.get(s) == v}
+        started = {}
+        for seat in people:
+            kept = table.clock_from.get(seat)
+            version = since.get(seat, -1)
+            started[seat] = kept if kept is not None and kept[0] == version else (version, now)
+        table.clock_from = started
+        running = [
+            begun + limit
+            for s, (version, begun) in started.items()
+            if (s, version) not in table.timed_out
+        ]
+        if running:
+            delay = max(0.0, min(running) - now)
+            table.clock = asyncio.get_running_loop().call_later(delay, self._clock_ran_out, table)
+
+    def _clock_ran_out(self, table: LiveTable) -> None:
+        table.clock = None
+        limit = table.settings.move_clock
+        now = time.monotonic()
+        late = [
+            (s, version)
+            for s, (version, begun) in table.clock_from.items()
+            if now - begun >= limit and (s, version) not in table.timed_out
+        ]
+        for seat, version in late:
+            table.timed_out.add((seat, version))
+            asyncio.get_running_loop().create_task(self._tell(table, "timed_out", seat=seat))
+        self._restart_clock(table)
+        self._notify_all(table)
+        self._kick(table)
+
+    @staticmethod
+    def _notify_all(table: LiveTable) -> None:
+        for connection in table.connections:
+            connection.notify()
 
     # ------------------------------------------------------------------ connections
     def join(
@@ -1011,8 +1257,12 @@ class TableHub:
         if seat is None:
             self.spectators += 1
             self._spectators_of[address] = self._spectators_of.get(address, 0) + 1
+        elif table.away_since.pop(seat, None) is not None:
+            self._notify_all(table)  # everybody sees them back
+            if table.row.seats[seat].sit_in is not None:
+                asyncio.get_running_loop().create_task(self._come_back(table, seat))
         self._count_devices(table, seat)
-        connection.wake.set()
+        connection.notify()
         return connection
 
     @staticmethod
@@ -1024,7 +1274,7 @@ class TableHub:
         for connection in same:
             if connection.devices != len(same):
                 connection.devices = len(same)
-                connection.wake.set()
+                connection.notify()
 
     def leave(self, table: LiveTable, connection: Connection) -> None:
         if connection in table.connections:
@@ -1037,6 +1287,9 @@ class TableHub:
                     self._spectators_of[connection.address] = left
                 else:
                     self._spectators_of.pop(connection.address, None)
+            elif not any(c.seat == connection.seat for c in table.connections):
+                table.away_since[connection.seat] = time.monotonic()
+                self._notify_all(table)  # everybody sees them gone
             self._count_devices(table, connection.seat)
         self._touch(table)
 
@@ -1044,10 +1297,13 @@ class TableHub:
         """Forget an idle table (it is rebuilt from the database when next needed)."""
         if self.tables.get(table.id) is table and (force or not table.connections):
             del self.tables[table.id]
+            if table.clock is not None:  # its move clock starts again when it is rebuilt
+                table.clock.cancel()
+                table.clock = None
             if force:
                 table.broken = MOVED_ON
                 for connection in table.connections:
-                    connection.wake.set()
+                    connection.notify()
 
     async def summary(self, table_id: str) -> dict[str, Any]:
         """What anybody may know about a table, from memory if it is live, else from its row
@@ -1108,6 +1364,7 @@ def table_summary(row: TableRow) -> dict[str, Any]:
         "finished": row.finished,
         "steps": row.steps,
         "to_move": row.to_move,
+        "settings": TableSettings.of(row.settings).stored(),
     }
 
 
@@ -1139,6 +1396,8 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
             break
         lines.append(line)
     table.views = views
+    now = time.monotonic()
+    table.away_since = {seat.seat: now for seat in row.seats if seat.kind == "human"}
     # Whoever is to move decides from the version the table is at now: an action a client
     # chose before the table was rebuilt is looked at again (when the revisions in between
     # were undos, nothing else tells which decisions they began).
@@ -1194,7 +1453,59 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "notice": table.notice,
         "may_undo": seat is not None and table.undo_offered and last_step_by(state, seat),
         "rematch": table.row.rematch,
+        "seats_now": seats_now(table),
+        "clock": clock_now(table),
     }
+
+
+def seats_now(table: LiveTable) -> list[dict[str, Any]]:
+    """Who is at the table now, seat by seat: a person here or gone (and for how many
+    seconds), and whether a bot plays for them meanwhile. Bots are always here."""
+    now = time.monotonic()
+    answer: list[dict[str, Any]] = []
+    for seat in table.row.seats:
+        if seat.kind == "bot":
+            answer.append({"here": True, "away": None, "sit_in": False})
+            continue
+        since = table.away_since.get(seat.seat)
+        away = None if since is None else round(now - since, 1)
+        answer.append({"here": since is None, "away": away, "sit_in": seat.sit_in is not None})
+    return answer
+
+
+def clock_now(table: LiveTable) -> dict[str, Any] | None:
+    """The move clock: its seconds, and how many each person to move has left."""
+    limit = table.settings.move_clock
+    if not limit:
+        return None
+    now = time.monotonic()
+    left = {
+        str(seat): max(0.0, round(begun + limit - now, 1))
+        for seat, (_, begun) in table.clock_from.items()
+    }
+    return {"seconds": limit, "left": left}
+
+
+def chat_message(table: LiveTable, connection: Connection) -> dict[str, Any] | None:
+    """The chat lines `connection` has not had yet (None if there are none)."""
+    new = [line for line in table.chat if line.idx > connection.chat_seen]
+    if not new:
+        return None
+    connection.chat_seen = new[-1].idx
+    return {"type": "chat", "lines": [chat_line(line) for line in new]}
+
+
+def chat_line(line: ChatRow) -> dict[str, Any]:
+    """A chat line as a page gets it: who (a seat, None: a spectator or the table itself),
+    and its text, quick phrase or system key with its parameters."""
+    entry: dict[str, Any] = {"i": line.idx, "seat": line.seat, "kind": line.kind}
+    entry["step"], entry["at"] = line.step, line.at
+    if line.kind == "text":
+        entry["text"] = line.text
+    else:
+        entry["key"] = line.phrase
+        entry["params"] = line.params or {}
+    return entry
 
 
 def explanation(state: State, seat: int | None, lang: Lang = DEFAULT_LANG) -> dict[str, Any] | None:
@@ -1206,11 +1517,16 @@ def explanation(state: State, seat: int | None, lang: Lang = DEFAULT_LANG) -> di
     return worded_explanation(narration, lang, narration.explain(state.view(seat)))
 
 
-def welcome_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
+def welcome_message(
+    table: LiveTable, seat: int | None, hand_over_after: float = HAND_OVER_AFTER
+) -> dict[str, Any]:
     game = table.game
+    settings = table.settings
     return {
         "type": "welcome",
         "seat": seat,
+        "chat": seat is not None or settings.spectator_chat,
+        "hand_over_after": hand_over_after,
         "table": {
             **table_summary(table.row),
             "title": game.title,

@@ -95,6 +95,7 @@ def expected_state_message(
         "notice": None,  # nobody takes a move back here
         "may_undo": viewer is not None and last_step_by(state, viewer) and undo_offered(row, state),
         "rematch": None,
+        "clock": None,  # no move clock at these tables
     }
     parsed: dict[str, Any] = json.loads(json.dumps(message))
     return parsed
@@ -207,6 +208,13 @@ def check_connection(player: Player, viewer: int | None, truth: Truth, seed: int
                 truth.names,
                 truth.row,
             )
+            # Who is at the table right now is about connections, not the game: public, and
+            # of a fixed shape (checked here, then taken as sent).
+            for seat in message["seats_now"]:
+                assert set(seat) == {"here", "away", "sit_in"}, seat
+                assert isinstance(seat["here"], bool) and seat["sit_in"] is False
+                assert seat["away"] is None or isinstance(seat["away"], int | float)
+            expected["seats_now"] = message["seats_now"]
             assert message == expected, f"step {step}: the message differs from the truth"
             if index in to_resample:
                 sample = state.resample(viewer, resample_rng)
@@ -220,6 +228,7 @@ def check_connection(player: Player, viewer: int | None, truth: Truth, seed: int
                     truth.names,
                     truth.row,
                 )
+                sample_message["seats_now"] = message["seats_now"]
                 assert message == sample_message, f"step {step}: the message tells states apart"
             index += 1
         strings = leaves(message)

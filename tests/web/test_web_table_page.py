@@ -125,7 +125,7 @@ def test_a_move_is_taken_back_in_the_browser_and_the_other_seat_is_told(
     page.click("#undo")
     page.wait_for_selector("#notice:not([hidden])")
     assert page.inner_text("#notice") == "You took back your move."
-    # taking back is a change too: the version grows past the move's (it never returns)
+    # Taking back is a new version (versions only grow), with the board as at the start.
     page.wait_for_function(f"() => Number(document.body.dataset.version) === {start + 2}")
     assert page.locator("#log li:not(.notice)").count() == lines
     assert page.locator("#undo.offered").count() == 0

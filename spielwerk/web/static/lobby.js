@@ -79,7 +79,10 @@ async function createTable(event) {
   }
   const seats = [...document.querySelectorAll("#seats select")].map((select) =>
     select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value.slice(4) });
-  const request = { game: el("game").value, options, seats };
+  const request = {
+    game: el("game").value, options, seats,
+    move_clock: Number(el("move-clock").value), spectator_chat: el("spectator-chat").checked,
+  };
   const mine = seats.findIndex((s) => s.kind === "human");
   if (mine >= 0) request.claim = mine;    // the creator plays the first human seat
   const name = el("player-name").value.trim();

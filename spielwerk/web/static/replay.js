@@ -5,6 +5,7 @@
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { chatLineNode } from "/static/chat.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 const api = parts[0] === "table"
@@ -105,6 +106,11 @@ function draw() {
   const lines = meta.log.slice(0, step);
   el("log").replaceChildren(...lines.map((l) => logItem(l, { nameSeats, words, mine: viewer !== null && l.actor === viewer })));
   el("log").scrollTop = el("log").scrollHeight;
+  // The table's chat as it stood at this step (a finished table's; a record file has none).
+  const said = (meta.chat || []).filter((c) => c.step <= step);
+  el("replay-chat").hidden = !(meta.chat || []).length;
+  el("chat-lines").replaceChildren(...said.map((c) => chatLineNode(c, seatName, viewer)));
+  el("chat-lines").scrollTop = el("chat-lines").scrollHeight;
   const ctx = {
     view: shown.view, seat: viewer, legal: [], toMove: movers, over: shown.over,
     result: shown.result, table: { ...meta, id: null }, info, data: info.data || {}, seatName,

@@ -5,6 +5,8 @@
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { chatPanel } from "/static/chat.js";
+import { presencePanel } from "/static/presence.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -48,6 +50,8 @@ const FINAL = {
 // player's name, a bot its level, your own seat "(you)".
 const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat);
 const seatName = (p) => namer().seatName(p);
+const chat = chatPanel(el("chat-panel"), { send: (m) => send(m), seatName: (p) => seatName(p), tableId });
+const presence = presencePanel(el("presence-panel"), { send: (m) => send(m), seatName: (p) => seatName(p) });
 const logName = (p) => namer().logName(p);
 const nameSeats = (text) => namer().nameSeats(text);
 
@@ -205,6 +209,8 @@ async function onMessage(message) {
     document.title = `${gameTitle()} · spielwerk`;
     ui.rules.href = `${table.rules_url}?lang=${lang}`;
     ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
+    chat.welcome(message);
+    presence.welcome(message);
     if (!renderer) {
       [renderer, info] = await Promise.all([
         import(table.renderer),
@@ -229,7 +235,11 @@ async function onMessage(message) {
     if (waiting && awaitVersion !== null && message.version >= awaitVersion) setWaiting(false);
     document.body.dataset.version = String(message.version);
     document.body.dataset.over = String(message.over);
+    presence.update(message);
+    chat.redraw();
     if (renderer) render();
+  } else if (message.type === "chat") {
+    chat.add(message.lines);
   } else if (message.type === "ok") {
     if (message.ref !== sentRef) return;
     if (latest && latest.version >= message.version) {
