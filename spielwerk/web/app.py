@@ -32,6 +32,7 @@ from spielwerk.core.state import State
 from spielwerk.web import logs
 from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, web_games
+from spielwerk.web.cluster import cluster_for
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language, translate
 from spielwerk.web.invitations import InvitationQuery, invitation_answer
@@ -328,6 +329,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         logs.install()
         storage = Storage(settings.db_url)
+        # Several processes may share a PostgreSQL database: they hear of each other's
+        # changes and take turns moving for a table (web/cluster.py).
+        cluster = cluster_for(storage.url, storage.is_sqlite)
         hub = TableHub(
             storage,
             BotPool(settings.bot_workers),
@@ -339,18 +343,28 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             max_bot_seconds=settings.max_bot_seconds,
             bot_tables_per_client=settings.bot_tables_per_address,
             hand_over_after=settings.hand_over_after,
+            cluster=cluster,
         )
+        await cluster.start(hub.on_change, hub.on_ownership_lost)
         app.state.hub = hub
         app.state.replays = Replays()
         hub.start_sweeping()
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
         hub.resuming = True  # from the first request on: /healthz says so until it is done
         resuming = asyncio.create_task(hub.resume_bots(), name="resume-bots")
+        adopting = (
+            asyncio.create_task(hub.adopt_orphans_forever(), name="adopt-orphans")
+            if cluster.shared
+            else None
+        )
         try:
             yield
         finally:
             resuming.cancel()
+            if adopting is not None:
+                adopting.cancel()
             await hub.close()
+            await cluster.close()
             storage.close()
             table_options.scenarios.close()
 

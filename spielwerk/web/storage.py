@@ -49,6 +49,9 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, SQLAlch
 
 DEFAULT_DB_URL = "sqlite:///spielwerk.db"
 """A SQLite file in the working directory: the embedded default."""
+CHANGES = "spielwerk_changes"
+"""The PostgreSQL channel on which every write names the table it changed (`Change`), in the
+same transaction: the other server processes on the database hear of it once it commits."""
 
 metadata = MetaData()
 
@@ -126,6 +129,27 @@ actions_table = Table(
     Column("actor", Integer, nullable=False),
     Column("action", Text, nullable=False),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a committed write changed, as the other server processes hear of it: `kind` is
+    "steps", "undo" (by `seat`), "chat", "seats" or "rematch"; `revision` the table's after."""
+
+    kind: str
+    table_id: str
+    revision: int = -1
+    seat: int = -1
+
+    def payload(self) -> str:
+        return f"{self.kind} {self.table_id} {self.revision} {self.seat}"
+
+    @classmethod
+    def parse(cls, payload: str) -> Change | None:
+        parts = payload.split(" ")
+        if len(parts) != 4 or not all(p.lstrip("-").isdigit() for p in parts[2:]):
+            return None
+        return cls(parts[0], parts[1], int(parts[2]), int(parts[3]))
 
 
 class StorageError(Exception):
@@ -247,6 +271,11 @@ class Storage:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def _announce(self, conn: Any, change: Change) -> None:
+        """Tell the other server processes (PostgreSQL only) once this transaction commits."""
+        if not self.is_sqlite:
+            conn.execute(select(func.pg_notify(CHANGES, change.payload())))
 
     def _check_sqlite_file(self) -> None:
         """ValueError if SQLite finds damaged pages in the file (a file that is no database
@@ -371,6 +400,7 @@ class Storage:
                 )
                 if done.rowcount != 1:
                     raise StepConflict(f"table {table_id} moved on before step {first_index}")
+                self._announce(conn, Change("steps", table_id, before + len(steps)))
         except IntegrityError as error:  # the primary key: these steps are stored already
             if self._stored_already(table_id, first_index, rows, before + len(steps)):
                 return
@@ -405,9 +435,10 @@ class Storage:
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
         revision: int | None = None,
+        seat: int = -1,
     ) -> None:
-        """Remove the newest stored step (an undo) of a table that has `steps` steps and is
-        at `revision` (None: its step count), with who is to move then. The revision grows
+        """Remove the newest stored step (an undo by `seat`) of a table that has `steps` steps
+        and is at `revision` (None: its step count), with who is to move then. The revision grows
         by one: taking a step back is a change, never a return to an earlier version. Raises
         StepConflict, changing nothing, if the table has moved on."""
         before = steps if revision is None else revision
@@ -434,6 +465,7 @@ class Storage:
                         actions_table.c.table_id == table_id, actions_table.c.idx == steps - 1
                     )
                 )
+                self._announce(conn, Change("undo", table_id, before + 1, seat))
         except SQLAlchemyError as error:
             raise StorageError(f"could not take back step {steps - 1} of {table_id}") from error
 
@@ -454,6 +486,7 @@ class Storage:
                     .where(seats_table.c.table_id == table_id)
                     .values(invite_hash=None)
                 )
+                self._announce(conn, Change("rematch", table_id))
             found = conn.execute(
                 select(tables_table.c.rematch).where(tables_table.c.id == table_id)
             ).scalar_one_or_none()
@@ -481,7 +514,10 @@ class Storage:
                 )
                 .values(invite_hash=None, token_hash=token_hash, name=name)
             )
-            return int(seat) if done.rowcount == 1 else None
+            if done.rowcount != 1:
+                return None
+            self._announce(conn, Change("seats", table_id))
+            return int(seat)
 
     def set_sit_in(
         self,
@@ -512,6 +548,7 @@ class Storage:
                     .where(tables_table.c.id == table_id)
                     .values(server_moves=server_moves)
                 )
+            self._announce(conn, Change("seats", table_id))
             return True
 
     def add_chat(self, table_id: str, line: ChatRow) -> int:
@@ -537,6 +574,7 @@ class Storage:
                             at=line.at,
                         )
                     )
+                    self._announce(conn, Change("chat", table_id, idx))
                 return idx
             except IntegrityError:
                 continue
@@ -624,14 +662,24 @@ class Storage:
                     seats[seat.table_id].append(seat)
         return [_table_row(r._mapping, seats[r.id]) for r in rows]
 
-    def tables_to_resume(self) -> list[str]:
+    def tables_to_resume(self, stalled_before: float | None = None) -> list[str]:
         """Ids of the unfinished tables where the server is to move (a bot or chance), oldest
-        first: the ones a restarted server resumes by itself. Rows from before `server_moves`
-        was stored count if they seat a bot (they are looked at once, and then know)."""
+        first: the ones a restarted server resumes by itself (with `stalled_before`: only
+        those without a step since then, which nobody may be moving for). Rows from before
+        `server_moves` was stored count if they seat a bot (looked at once, they know)."""
+        stalled = (
+            tables_table.c.id.is_not(None)
+            if stalled_before is None
+            else or_(
+                tables_table.c.last_step_at.is_(None),
+                tables_table.c.last_step_at < stalled_before,
+            )
+        )
         with self._failing_as_storage_error("list tables"), self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables_table.c.id)
                 .where(
+                    stalled,
                     tables_table.c.finished.is_(False),
                     or_(
                         tables_table.c.server_moves.is_(True),

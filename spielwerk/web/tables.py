@@ -45,12 +45,14 @@ from spielwerk.web.bots import (
     sit_in_bot,
 )
 from spielwerk.web.catalog import renderer_url, web_games
+from spielwerk.web.cluster import ADOPT_EVERY, Cluster, SingleProcess
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.limits import Admission
 from spielwerk.web.logs import quoted
 from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import Chat, CreateTable, chat_text, display_name
 from spielwerk.web.storage import (
+    Change,
     ChatRow,
     SeatRow,
     StepConflict,
@@ -66,6 +68,8 @@ log = logging.getLogger("spielwerk.web")
 T = TypeVar("T")
 
 MOVED_ON = "the table changed elsewhere; reload the page"
+MAX_WRITE_TRIES = 5
+"""A person's action is looked at again this often when other processes keep writing first."""
 TROUBLE = "the server could not save — retrying"
 """What every page at a table shows while the server's own moves (bots, chance) wait for the
 database."""
@@ -84,6 +88,12 @@ class DatabaseDown(ClientError):
     """The database did not answer a read; nothing changed."""
 
     code = "db_down"
+
+
+class TableMovedOn(ClientError):
+    """Another server process changed the table first; this copy must catch up."""
+
+    code = "moved_on"
 
 
 class TooManyTables(ClientError):
@@ -243,6 +253,11 @@ class LiveTable:
     """(seat, version its decision began) of people whose clock ran out: a bot makes that
     move for them."""
     clock: asyncio.TimerHandle | None = None
+    catching_up: asyncio.Task[None] | None = None
+    """Bringing this copy up to the database (another process wrote): one at a time."""
+    catch_up_again: bool = False
+    pending_notice: dict[str, Any] | None = None
+    """An undo another process made, shown once this copy has caught up with it."""
     undo_offered: bool = False
     """Whether the person whose action is the newest step may take it back (`undo_offered`,
     decided once per step off the event loop): the page offers "take back" only then."""
@@ -392,6 +407,7 @@ class TableHub:
         max_bot_seconds: float = MAX_MCTS_SECONDS,
         bot_tables_per_client: int = 2,
         hand_over_after: float = HAND_OVER_AFTER,
+        cluster: SingleProcess | Cluster | None = None,
     ) -> None:
         self.storage = storage
         self.options = options or TableOptions()
@@ -399,6 +415,8 @@ class TableHub:
         self.bot_delay = bot_delay
         self.admission = admission or Admission()
         self.hand_over_after = hand_over_after
+        self.cluster = cluster or SingleProcess()
+        """Who moves for which table when several processes share the database."""
         """Seconds a person must be gone before the others may let a bot play for them."""
         self.connections = 0
         self.spectators = 0
@@ -724,9 +742,8 @@ class TableHub:
             async with table.lock:
                 try:
                     await self._advance(table, [])  # chance events pending since the last write
-                except StepConflict as error:
-                    self._moved_on(table, error)
-                    raise ClientError(MOVED_ON, "moved_on") from None
+                except StepConflict:  # another process stored them (or others) first
+                    await self._catch_up_locked(table)
                 except StorageError as error:  # the bot driver tries again
                     log.error("table %s: %s", table.id, error.__cause__ or error)
                     self._troubled(table)
@@ -800,47 +817,76 @@ class TableHub:
         """Seat `seat` plays `payload` (an action's JSON form), chosen in the state of
         `version`; the table's version once it is stored. Raises ClientError (with the
         reason) and changes nothing if it is not legal for that seat now, or if the seat's
-        decision has moved on since `version` (None: the caller does not say)."""
+        decision has moved on since `version` (None: the caller does not say). If another
+        server process stored a step first, this copy catches up and the action is looked at
+        again there (another seat's pick at the same time leaves it standing)."""
         async with table.lock:
-            if table.broken:
-                raise ClientError(table.broken, "broken")
-            state = table.state
-            if state.is_terminal():
-                raise ClientError("the game is over", "game_over")
-            if seat not in deciders(state):
-                raise ClientError(
-                    f"it is not your turn (seat {seat}); wait for the others", "not_your_turn"
-                )
-            if version is not None and not (
-                table.decision_since.get(seat, 0) <= version <= table.version
-            ):
-                raise ClientError(
-                    f"{STALE} (it was chosen at version {version}, now {table.version})", "stale"
-                )
-            try:
-                action = state.game.action_from_json(payload)
-                state.clone().apply(action, player=seat)
-            except spielwerk.IllegalAction as error:
-                raise ClientError(f"illegal action: {error}", "illegal") from None
-            with self._written_or_refused(table):
-                await self._advance(table, [(seat, action)])
+            for _attempt in range(MAX_WRITE_TRIES):
+                action = self._checked_action(table, seat, payload, version)
+                try:
+                    with self._written_or_refused(table):
+                        await self._advance(table, [(seat, action)])
+                    break
+                except TableMovedOn:
+                    await self._catch_up_locked(table)
+            else:
+                raise ClientError(MOVED_ON, "moved_on")
             version = table.version
         self._kick(table)
         self._touch(table)
         return version
 
+    @staticmethod
+    def _checked_action(
+        table: LiveTable, seat: int, payload: dict[str, Any], version: int | None
+    ) -> Action:
+        """The action `seat` may play now, chosen at `version`; ClientError if not."""
+        if table.broken:
+            raise ClientError(table.broken, "broken")
+        state = table.state
+        if state.is_terminal():
+            raise ClientError("the game is over", "game_over")
+        if seat not in deciders(state):
+            raise ClientError(
+                f"it is not your turn (seat {seat}); wait for the others", "not_your_turn"
+            )
+        if version is not None and not (
+            table.decision_since.get(seat, 0) <= version <= table.version
+        ):
+            raise ClientError(
+                f"{STALE} (it was chosen at version {version}, now {table.version})", "stale"
+            )
+        try:
+            action = state.game.action_from_json(payload)
+            state.clone().apply(action, player=seat)
+        except spielwerk.IllegalAction as error:
+            raise ClientError(f"illegal action: {error}", "illegal") from None
+        return action
+
     @contextmanager
     def _written_or_refused(self, table: LiveTable) -> Iterator[None]:
         """A person's write: if the database refuses it, the person is told and nothing
-        changed (another server stored a step first: this copy is forgotten)."""
+        changed; TableMovedOn if another server process stored a change first (the caller
+        catches up and looks again)."""
         try:
             yield
         except StepConflict as error:
-            self._moved_on(table, error)
-            raise ClientError(MOVED_ON, "moved_on") from None
+            log.info("table %s: %s; catching up", table.id, error)
+            raise TableMovedOn(MOVED_ON) from None
         except StorageError as error:
             log.error("table %s: %s", table.id, error.__cause__ or error)
             raise ClientError(NOT_SAVED, "not_saved") from None
+
+    @contextmanager
+    def _caught_up_if_moved_on(self, table: LiveTable) -> Iterator[None]:
+        """A write that only makes sense in the version it was asked in: if another process
+        changed the table first, the person is told to look again (this copy catches up)."""
+        try:
+            with self._written_or_refused(table):
+                yield
+        except TableMovedOn:
+            self._catch_up_soon(table)
+            raise ClientError(f"{STALE} (the table changed meanwhile)", "stale") from None
 
     async def undo(self, table: LiveTable, seat: int, version: int) -> int:
         """Seat `seat` takes back its last action, seen in the state of `version` (Board Game
@@ -865,7 +911,7 @@ class TableHub:
                 for index, (actor, action_id) in enumerate(table.state.history[:-1])
             ]
             earlier = await self._in_thread(_replay_table, table.row, table.game, kept)
-            with self._written_or_refused(table):
+            with self._caught_up_if_moved_on(table):
                 await self._in_db(
                     self.storage.take_back_step,
                     table.id,
@@ -873,6 +919,7 @@ class TableHub:
                     deciders(earlier.state),
                     server_moves(table.row, earlier.state),
                     table.revision,
+                    seat,
                 )
             revision = table.revision + 1
             # The seat that took its move back decides anew; a seat that was deciding all
@@ -950,11 +997,170 @@ class TableHub:
         for connection in table.connections:
             connection.notify()
 
-    def _moved_on(self, table: LiveTable, error: Exception) -> None:
-        """Another server process stored steps of this table: the database is the truth, so
-        forget this copy and rebuild from it at the next access."""
-        log.error("table %s: %s", table.id, error)
-        self._evict(table, force=True)
+    # ------------------------------------------------------------------ other processes
+    def on_change(self, change: Change) -> None:
+        """Another server process (or this one) committed `change`: a live copy of that table
+        catches up (each table one catch-up at a time, in order); "resync": all of them."""
+        if change.kind == "resync":
+            for table in list(self.tables.values()):
+                self._catch_up_soon(table)
+            return
+        live = self.tables.get(change.table_id)
+        if live is None:
+            return  # not in memory here: it is read from the database when it is needed
+        if change.kind == "undo" and change.revision > live.revision:
+            live.pending_notice = {"kind": "undo", "seat": change.seat}
+        self._catch_up_soon(live)
+
+    def _catch_up_soon(self, table: LiveTable) -> None:
+        if table.catching_up is not None and not table.catching_up.done():
+            table.catch_up_again = True
+            return
+        table.catching_up = asyncio.get_running_loop().create_task(
+            self._catch_up_until_still(table), name=f"catch-up-{table.id}"
+        )
+
+    async def _catch_up_until_still(self, table: LiveTable) -> None:
+        while True:
+            table.catch_up_again = False
+            try:
+                await self.catch_up(table)
+            except StorageError as error:
+                log.error("table %s: catching up: %s", table.id, error.__cause__ or error)
+            except Exception:
+                log.exception("table %s: catching up failed", table.id)
+            if not table.catch_up_again:
+                return
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Bring this copy up to the database: another process stored steps, took one back,
+        wrote in the chat or changed a seat. Every page here is told, once."""
+        async with table.lock:
+            await self._catch_up_locked(table)
+        self._kick(table)
+
+    async def _catch_up_locked(self, table: LiveTable) -> None:
+        row = await self._in_db(self.storage.load_table, table.id)
+        if row is None or table.broken:
+            return
+        changed = False
+        if row.seats != table.row.seats or row.rematch != table.row.rematch:
+            table.row = dataclasses.replace(table.row, seats=row.seats, rematch=row.rematch)
+            changed = True
+        if row.revision != table.revision:
+            actions = await self._in_db(self.storage.load_actions, table.id)
+            rebuilt = await self._in_thread(self._caught_up_copy, table, row, actions)
+            self._take_over(table, rebuilt, row.revision)
+            changed = True
+        last = table.chat[-1].idx if table.chat else -1
+        newer = await self._in_db(self.storage.load_chat, table.id, CHAT_KEPT)
+        fresh = [line for line in newer if line.idx > last]
+        if fresh:
+            table.chat.extend(fresh)
+            del table.chat[:-CHAT_KEPT]
+            for connection in table.connections:
+                connection.wake.set()
+        if changed:
+            self._restart_clock(table)
+            self._notify_all(table)
+
+    def _caught_up_copy(
+        self, table: LiveTable, row: TableRow, actions: Sequence[StoredAction]
+    ) -> LiveTable:
+        """(In a worker thread.) The table as the database has it: the steps stored after
+        this copy's applied to a clone where nothing else changed (the usual case: another
+        process stored a move), else replayed from the start (a step was taken back)."""
+        local = table.state.history
+        game = table.game
+        ids = [(a.actor, game.action_from_json(a.action).id) for a in actions[: len(local)]]
+        appended = row.revision - table.revision == len(actions) - len(local)
+        if ids != list(local) or not appended:
+            return _replay_table(row, game, actions)
+        copy = LiveTable(row=row, game=game, state=table.state.clone(), log=list(table.log))
+        copy.views = table.views if table.views is not None else all_views(copy.state)
+        copy.decision_since = dict(table.decision_since)
+        revision = table.revision
+        for stored in actions[len(local) :]:
+            before = deciders(copy.state)
+            line, copy.views = narrated_step(
+                copy.state, copy.views, game.action_from_json(stored.action), stored.actor
+            )
+            copy.log.append(line)
+            revision += 1
+            note_decisions(copy.decision_since, before, stored.actor, copy.state, revision)
+        copy.undo_offered = undo_offered(row, copy.state)
+        return copy
+
+    @staticmethod
+    def _take_over(table: LiveTable, copy: LiveTable, revision: int) -> None:
+        """Make the caught-up copy's game this table's (the connections stay): a page whose
+        log ran past the common part gets it again from there."""
+        common = 0
+        for mine, theirs in zip(table.log, copy.log, strict=False):
+            if mine is not theirs and mine.texts != theirs.texts:
+                break
+            common += 1
+        table.state, table.log, table.views = copy.state, copy.log, copy.views
+        table.decision_since = copy.decision_since
+        table.undo_offered = copy.undo_offered
+        table.revision = revision
+        table.last_change = time.monotonic()
+        table.trouble = None
+        table.notice = table.pending_notice
+        table.pending_notice = None
+        for connection in table.connections:
+            connection.log_sent = min(connection.log_sent, common)
+
+    def on_ownership_lost(self) -> None:
+        """This process's hold on the tables it moved for is gone (its lock connection
+        broke: the database went away): stop every driver, and show the tables' pages that
+        the server's moves wait; the look for orphans takes them up again (whichever process
+        gets them), and the next stored step clears the banner."""
+        for table in self.tables.values():
+            if table.driver is not None and not table.driver.done():
+                table.driver.cancel()
+                self._troubled(table)
+
+    async def adopt_orphans_forever(self) -> None:
+        """Every ADOPT_EVERY seconds: take over the tables where the server is to move and
+        nobody moves (their process died, or let go as another asked)."""
+        while not self._closed:
+            await asyncio.sleep(ADOPT_EVERY)
+            try:
+                await self.adopt_orphans()
+            except StorageError as error:
+                log.error(
+                    "adopting tables: %s; retrying in %.1f s", error.__cause__ or error, ADOPT_EVERY
+                )
+            except Exception:
+                log.exception("adopting tables failed")
+
+    async def adopt_orphans(self) -> int:
+        """Take over the stalled tables where the server is to move; how many."""
+        await self.cluster.check()
+        stalled = await self._in_db(self.storage.tables_to_resume, time.time() - ADOPT_EVERY)
+        adopted = 0
+        for table_id in stalled:
+            live = self.tables.get(table_id)
+            if live is not None and live.driver is not None and not live.driver.done():
+                continue
+            if not await self.cluster.own(table_id):
+                continue  # another process drives it
+            try:
+                table = await self.get(table_id)
+                if live is not None:
+                    await self.catch_up(table)
+            except ClientError as error:
+                log.error("adopting table %s: %s", table_id, error)
+                await self.cluster.release(table_id)
+                continue
+            self._kick(table)
+            if table.driver is None or table.driver.done():
+                await self.cluster.release(table_id)  # nothing to move after all
+            else:
+                adopted += 1
+                log.info("table %s: adopted (its server moves were stalled)", table_id)
+        return adopted
 
     def _troubled(self, table: LiveTable, trouble: str = TROUBLE) -> None:
         if table.trouble != trouble:
@@ -980,6 +1186,8 @@ class TableHub:
         backoff = Backoff()
         decided: tuple[int, int, int] | None = None
         """(version, seat, action id) of a bot's decision not stored yet."""
+        if not await self.cluster.own(table.id):
+            return  # another server process moves for this table
         try:
             while not self._closed and not table.broken:
                 try:
@@ -1026,11 +1234,19 @@ class TableHub:
                             await asyncio.sleep(backoff.next())
                             continue
                         await self._advance(table, [(seat, table.game.actions[chosen])])
+                        log.info(
+                            "table %s: bot %s (seat %d) moved at version %d",
+                            table.id,
+                            spec,
+                            seat,
+                            version,
+                        )
                         decided = None
                         backoff.reset()
-                except StepConflict as error:
-                    self._moved_on(table, error)
-                    return
+                except StepConflict as error:  # another process stored a step first
+                    log.info("table %s: %s; catching up", table.id, error)
+                    decided = None
+                    await self.catch_up(table)
                 except StorageError as error:
                     wait = backoff.next()
                     log.error(
@@ -1047,6 +1263,8 @@ class TableHub:
                     )
                     await asyncio.sleep(wait)
         finally:
+            if not self._closed:
+                await self.cluster.release(table.id)
             self._touch(table)  # idle from now on if nobody is connected
 
     async def _ask_bot(self, table: LiveTable, request: BotRequest) -> int | None:
@@ -1134,7 +1352,7 @@ class TableHub:
                 )
             bot = sit_in_bot(table.game.name)
             row = _with_sit_in(table.row, seat, bot)
-            with self._written_or_refused(table):
+            with self._caught_up_if_moved_on(table):
                 await self._in_db(
                     self.storage.set_sit_in, table.id, seat, bot, server_moves(row, table.state)
                 )
@@ -1249,7 +1467,7 @@ class TableHub:
             # Forgotten while this connection was opening: live again, unless it was
             # forgotten because the database moved on (or a fresh copy took its place).
             if table.broken == MOVED_ON or table.id in self.tables:
-                raise ClientError(MOVED_ON)
+                raise ClientError(MOVED_ON, "moved_on")
             self.tables[table.id] = table
         connection = Connection(seat, lang, address=address)
         table.connections.add(connection)
