@@ -9,7 +9,6 @@ end with exactly one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import ipaddress
 import json
 import math
@@ -338,17 +337,18 @@ def rules(
     game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
     lang: LangOption = None,
 ) -> None:
-    """Show a game's title, players, options and a short summary of its rules."""
-    from spielwerk.core.i18n import game_texts
+    """Show how to play a game: its players and options, then the rules written for players
+    (the same text as the web's rules page, without its pictures)."""
+    from rich.markdown import Markdown
+
+    from spielwerk.core.howto import how_to_play, without_pictures
 
     with _user_errors():
         cls = game_class(game)
         chosen = choose_lang(lang)
     say = shared_texts().say
-    package = cls.__module__.rpartition(".")[0] or cls.__module__
-    texts = game_texts(package)
     console = _console()
-    console.print(f"[bold]{escape(cls.title)}[/bold] ({cls.name})")
+    console.print(f"[bold]{escape(game_title(cls.name, chosen))}[/bold] ({cls.name})")
     console.print(say(chosen, "terminal.players_range", low=cls.min_players, high=cls.max_players))
     specs = [spec for spec in cls.option_specs if not spec.test_only]
     if specs:
@@ -356,18 +356,10 @@ def rules(
         for spec in specs:
             help_text = option_help(cls.name, spec.name, spec.help, chosen)
             console.print(f"  {escape(describe_option(spec))}: {escape(help_text)}")
-    module = importlib.import_module(package)
-    about = texts.say(chosen, "about") if "about" in texts.raw else None
-    if about is None and module.__doc__:  # its first paragraph: what the game is
-        about = module.__doc__.strip().split("\n\n")[0]
-    if about:
+    text = how_to_play(cls.name, chosen)
+    if text is not None:
         console.print()
-        console.print(escape(about))
-    summary = game_text(cls.name, chosen).rules
-    if summary:
-        console.print()
-        console.print(f"[bold]{say(chosen, 'terminal.rules_in_brief')}[/bold]")
-        console.print(escape(summary))
+        console.print(Markdown(without_pictures(text.markdown)), soft_wrap=False)
 
 
 @app.command()
@@ -1149,7 +1141,7 @@ def serve(
 # ---------------------------------------------------------------------- scenarios
 scenario_app = typer.Typer(
     help="Tainted Grail scenario files: check one before you play it "
-    "(the format is in spielwerk/games/tainted_grail/rules.en.md).",
+    "(the format is in docs/games/tainted_grail.md).",
     no_args_is_help=True,
 )
 app.add_typer(scenario_app, name="scenario")

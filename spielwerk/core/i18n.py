@@ -13,7 +13,7 @@ Every game keeps its words beside its rules, in two TOML files of its package:
       note = "optional: where in the rulebook"
 
 - ``texts.toml``: every sentence the game says (action labels, narration, board and terminal
-  texts, option help, the rules summary), one table per key with ``de`` and ``en`` templates::
+  texts, option help), one table per key with ``de`` and ``en`` templates::
 
       [describe.play]
       en = "{seat} plays {card}"

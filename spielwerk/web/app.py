@@ -35,6 +35,7 @@ from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, web_gam
 from spielwerk.web.cluster import cluster_for
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language, translate
+from spielwerk.web.invitations import InvitationQuery, invitation_answer
 from spielwerk.web.limits import (
     DEFAULT_BODY_TIMEOUT,
     DEFAULT_CONNECTIONS_PER_ADDRESS,
@@ -72,6 +73,7 @@ from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
     HAND_OVER_AFTER,
+    NOT_INVITED,
     Connection,
     DatabaseDown,
     LiveTable,
@@ -310,8 +312,8 @@ def _page(name: str, request: Request) -> HTMLResponse:
     return HTMLResponse(text.replace('<html lang="en">', f'<html lang="{lang}">', 1))
 
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse(error_message(text), status_code=status)
+def _error(status: int, text: str, code: str = "refused") -> JSONResponse:
+    return JSONResponse(error_message(text, code=code), status_code=status)
 
 
 def client_address(request: Request | WebSocket) -> str:
@@ -573,11 +575,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 table_id, claim.invitation, claim.name
             )
         except TableNotFound as error:
-            return _error(404, str(error))
+            return _error(404, str(error), error.code)
         except DatabaseDown as error:
-            return _error(503, str(error))
+            return _error(503, str(error), error.code)
         except ClientError as error:
-            return _error(403, str(error))
+            return _error(403, str(error), error.code)
         url = f"/table/{table_id}"
         return JSONResponse(
             {"table": table_id, "seat": seat, "token": token, "url": f"{url}#token={token}"}
@@ -586,10 +588,24 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     def refusal(error: ClientError) -> JSONResponse:
         """The answer to a lookup that failed: unknown table, bad id, no database."""
         if isinstance(error, TableNotFound):
-            return _error(404, str(error))
+            return _error(404, str(error), error.code)
         if isinstance(error, DatabaseDown):
-            return _error(503, str(error))
-        return _error(400, str(error))
+            return _error(503, str(error), error.code)
+        return _error(400, str(error), error.code)
+
+    @app.post("/api/tables/{table_id}/invitation")
+    async def read_invitation(request: Request, table_id: str) -> Response:
+        """What an invitation opens (the game, its seat, who invites): nothing is claimed."""
+        try:
+            query = InvitationQuery.model_validate_json(await request.body())
+            answer = await invitation_answer(hub_of(request).stored_row, table_id, query.invitation)
+        except ValidationError as error:
+            return _error(422, f"bad invitation: {validation_text(error)}")
+        except ClientError as error:
+            return refusal(error)
+        if answer is None:
+            return _error(403, NOT_INVITED, "not_invited")
+        return JSONResponse(answer)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> Response:
@@ -833,8 +849,8 @@ class _Session:
         async with self._send_lock:
             await self.websocket.send_text(text)
 
-    async def error(self, text: str, ref: int | None = None) -> None:
-        await self.send(error_message(text, ref))
+    async def error(self, text: str, ref: int | None = None, code: str = "refused") -> None:
+        await self.send(error_message(text, ref, code))
 
     async def fail(self, text: str, code: int) -> None:
         with suppress(Exception):
@@ -925,16 +941,16 @@ class _Session:
     ) -> None:
         seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play", ref)
+            await self.error("spectators cannot act: open a seat link to play", ref, "spectator")
             return
         if message.seat is not None and message.seat != seat:
             text = f"your token is for seat {seat}: you cannot act for seat {message.seat}"
-            await self.error(text, ref)
+            await self.error(text, ref, "wrong_seat")
             return
         try:
             version = await hub.act(table, seat, dict(message.action), message.version)
         except ClientError as error:
-            await self.error(str(error), ref)
+            await self.error(str(error), ref, error.code)
             return
         if self._recent:
             self._recent.pop()  # an accepted action does not count against the rate
@@ -945,7 +961,7 @@ class _Session:
     ) -> None:
         seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play", ref)
+            await self.error("spectators cannot act: open a seat link to play", ref, "spectator")
             return
         try:
             if isinstance(message, Undo):
@@ -957,12 +973,12 @@ class _Session:
                 if table.row.rematch is None:
                     refused = await self.too_many_tables(connection.address)
                     if refused is not None:
-                        await self.error(refused, ref)
+                        await self.error(refused, ref, "too_many_new_tables")
                         return
                 rematch = await hub.rematch(table, seat)
                 await self.send({"type": "rematch", "ref": ref, "table": rematch})
         except ClientError as error:
-            await self.error(str(error), ref)
+            await self.error(str(error), ref, error.code)
 
     async def _chat(
         self, hub: TableHub, table: LiveTable, connection: Connection, message: Chat
@@ -970,7 +986,7 @@ class _Session:
         try:
             await hub.chat(table, connection, message)
         except ClientError as error:
-            await self.error(str(error), message.ref)
+            await self.error(str(error), message.ref, error.code)
             return
         if self._recent:
             self._recent.pop()  # a line written counts against the chat's rate, not this one
@@ -980,12 +996,14 @@ class _Session:
         self, hub: TableHub, table: LiveTable, connection: Connection, message: HandOver
     ) -> None:
         if connection.seat is None:
-            await self.error("spectators cannot act: open a seat link to play", message.ref)
+            await self.error(
+                "spectators cannot act: open a seat link to play", message.ref, "spectator"
+            )
             return
         try:
             await hub.hand_over(table, connection.seat, message.seat)
         except ClientError as error:
-            await self.error(str(error), message.ref)
+            await self.error(str(error), message.ref, error.code)
             return
         await self.send({"type": "ok", "ref": message.ref, "version": table.version})
 

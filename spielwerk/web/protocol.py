@@ -13,8 +13,8 @@ Websocket messages from a browser (JSON objects, at most `MAX_MESSAGE_BYTES`):
                                           answered with {"type": "rematch", "table": id}
   {"type": "ping"}                        answered with {"type": "pong"}
 The server answers with "welcome", "state" (view, legal actions, new log lines), "ok" (an
-action was stored), "pong" and {"type": "error", "message": ...}; an error never changes the
-table. docs/web.md describes every field.
+action was stored), "pong" and {"type": "error", "message": ..., "code": ...}; an error never
+changes the table. docs/web.md describes every field.
 """
 
 from __future__ import annotations
@@ -209,8 +209,9 @@ def chat_text(text: str) -> str:
     return cleaned
 
 
-def error_message(text: str, ref: int | None = None) -> dict[str, Any]:
-    message: dict[str, Any] = {"type": "error", "message": text}
+def error_message(text: str, ref: int | None = None, code: str = "refused") -> dict[str, Any]:
+    """A refusal: `message` says why in English, `code` names it for the page's own words."""
+    message: dict[str, Any] = {"type": "error", "message": text, "code": code}
     if ref is not None:
         message["ref"] = ref
     return message

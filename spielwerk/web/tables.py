@@ -35,7 +35,7 @@ from spielwerk.core.game import Game
 from spielwerk.core.i18n import DEFAULT_LANG, LANGUAGES, Lang
 from spielwerk.core.narration import Event, game_narration, worded, worded_explanation
 from spielwerk.core.state import CHANCE, TERMINAL, State
-from spielwerk.core.undo import last_step_by, may_undo
+from spielwerk.core.undo import REFUSALS, last_step_by, undo_refusal
 from spielwerk.web.bots import (
     MAX_MCTS_SECONDS,
     BotPool,
@@ -87,13 +87,19 @@ SPECTATOR_IDLE_CODE = 4410
 class DatabaseDown(ClientError):
     """The database did not answer a read; nothing changed."""
 
+    code = "db_down"
+
 
 class TableMovedOn(ClientError):
     """Another server process changed the table first; this copy must catch up."""
 
+    code = "moved_on"
+
 
 class TooManyTables(ClientError):
     """This client runs as many tables of bots only as it may."""
+
+    code = "too_many_tables"
 
 
 STALE = "this action was chosen in an earlier state of the table: look again and choose"
@@ -252,6 +258,9 @@ class LiveTable:
     catch_up_again: bool = False
     pending_notice: dict[str, Any] | None = None
     """An undo another process made, shown once this copy has caught up with it."""
+    undo_offered: bool = False
+    """Whether the person whose action is the newest step may take it back (`undo_offered`,
+    decided once per step off the event loop): the page offers "take back" only then."""
 
     @property
     def id(self) -> str:
@@ -365,6 +374,24 @@ def narrated_step(
 def derived_seed(secret: str, *parts: object) -> int:
     text = ":".join([secret, *map(str, parts)])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+def undo_rng(row: TableRow, steps: int) -> random.Random:
+    """The draws of the undo rule's check in a state of `steps` steps: the same for the offer
+    and the answer."""
+    return random.Random(derived_seed(row.chance_secret, "undo", steps))
+
+
+def undo_offered(row: TableRow, state: State) -> bool:
+    """Whether the person whose action is the newest step may take it back now: the undo
+    rule (`spielwerk.core.undo`) with the draws `TableHub.undo` makes, so that the offer and
+    the answer agree. False at once when the newest step is a bot's or chance's."""
+    if state.is_terminal() or not state.history:
+        return False
+    actor = state.history[-1][0]
+    if actor < 0 or row.seats[actor].kind != "human":
+        return False
+    return undo_refusal(state, actor, undo_rng(row, len(state.history))) is None
 
 
 class TableHub:
@@ -607,7 +634,9 @@ class TableHub:
         their name and seat link, which opens the same seat there), a new deal."""
         async with table.lock:
             if not table.state.is_terminal():
-                raise ClientError("the game is not over yet: a rematch starts after its end")
+                raise ClientError(
+                    "the game is not over yet: a rematch starts after its end", "not_over"
+                )
             if table.row.rematch is not None:
                 return table.row.rematch
             seed = secrets.randbelow(2**31)
@@ -622,7 +651,7 @@ class TableHub:
                 named = await self._in_db(self.storage.set_rematch, table.id, new_id)
             except StorageError as error:
                 log.error("table %s: %s", table.id, error.__cause__ or error)
-                raise ClientError(NOT_SAVED) from None
+                raise ClientError(NOT_SAVED, "not_saved") from None
             table.row = dataclasses.replace(table.row, rematch=named or new_id)
             for connection in table.connections:
                 connection.notify()
@@ -634,7 +663,7 @@ class TableHub:
         try:
             return display_name(text, seat)
         except ValueError as error:
-            raise ClientError(str(error)) from None
+            raise ClientError(str(error), "bad_name") from None
 
     # ------------------------------------------------------------------ seats
     async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[str, int, str]:
@@ -668,7 +697,7 @@ class TableHub:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
             raise DatabaseDown("the database did not answer; try again") from None
         if seat is None:
-            raise ClientError(NOT_INVITED)
+            raise ClientError(NOT_INVITED, "not_invited")
         table = self.tables.get(row.id)
         if table is not None:
             await self._refresh_seats(table)
@@ -805,7 +834,7 @@ class TableHub:
                 except TableMovedOn:
                     await self._catch_up_locked(table)
             else:
-                raise ClientError(MOVED_ON)
+                raise ClientError(MOVED_ON, "moved_on")
             version = table.version
         self._kick(table)
         self._touch(table)
@@ -817,21 +846,25 @@ class TableHub:
     ) -> Action:
         """The action `seat` may play now, chosen at `version`; ClientError if not."""
         if table.broken:
-            raise ClientError(table.broken)
+            raise ClientError(table.broken, "broken")
         state = table.state
         if state.is_terminal():
-            raise ClientError("the game is over")
+            raise ClientError("the game is over", "game_over")
         if seat not in deciders(state):
-            raise ClientError(f"it is not your turn (seat {seat}); wait for the others")
+            raise ClientError(
+                f"it is not your turn (seat {seat}); wait for the others", "not_your_turn"
+            )
         if version is not None and not (
             table.decision_since.get(seat, 0) <= version <= table.version
         ):
-            raise ClientError(f"{STALE} (it was chosen at version {version}, now {table.version})")
+            raise ClientError(
+                f"{STALE} (it was chosen at version {version}, now {table.version})", "stale"
+            )
         try:
             action = state.game.action_from_json(payload)
             state.clone().apply(action, player=seat)
         except spielwerk.IllegalAction as error:
-            raise ClientError(f"illegal action: {error}") from None
+            raise ClientError(f"illegal action: {error}", "illegal") from None
         return action
 
     @contextmanager
@@ -846,7 +879,7 @@ class TableHub:
             raise TableMovedOn(MOVED_ON) from None
         except StorageError as error:
             log.error("table %s: %s", table.id, error.__cause__ or error)
-            raise ClientError(NOT_SAVED) from None
+            raise ClientError(NOT_SAVED, "not_saved") from None
 
     @contextmanager
     def _caught_up_if_moved_on(self, table: LiveTable) -> Iterator[None]:
@@ -857,7 +890,7 @@ class TableHub:
                 yield
         except TableMovedOn:
             self._catch_up_soon(table)
-            raise ClientError(f"{STALE} (the table changed meanwhile)") from None
+            raise ClientError(f"{STALE} (the table changed meanwhile)", "stale") from None
 
     async def undo(self, table: LiveTable, seat: int, version: int) -> int:
         """Seat `seat` takes back its last action, seen in the state of `version` (Board Game
@@ -866,15 +899,16 @@ class TableHub:
         changing nothing, if it may not."""
         async with table.lock:
             if table.broken:
-                raise ClientError(table.broken)
+                raise ClientError(table.broken, "broken")
             if version != table.version:
                 raise ClientError(
-                    f"{STALE} (it was chosen at version {version}, now {table.version})"
+                    f"{STALE} (it was chosen at version {version}, now {table.version})", "stale"
                 )
-            rng = random.Random(derived_seed(table.row.chance_secret, "undo", table.version))
-            reason = await self._in_thread(may_undo, table.state, seat, rng)
-            if reason is not None:
-                raise ClientError(f"cannot take back: {reason}")
+            # the draws of the offer (`undo_offered`): the same state gets the same answer
+            rng = undo_rng(table.row, len(table.state.history))
+            refusal = await self._in_thread(undo_refusal, table.state, seat, rng)
+            if refusal is not None:
+                raise ClientError(f"cannot take back: {REFUSALS[refusal]}", f"undo_{refusal}")
             actions = table.game.actions
             kept = [
                 StoredAction(index, actor, actions[action_id].to_json())
@@ -899,6 +933,7 @@ class TableHub:
                 for s in deciders(earlier.state)
             }
             table.state, table.log, table.views = earlier.state, earlier.log, earlier.views
+            table.undo_offered = earlier.undo_offered
             table.revision = revision
             table.last_change = time.monotonic()
             self._restart_clock(table)
@@ -947,6 +982,12 @@ class TableHub:
             deciders(work),
             server_moves(table.row, work),
             table.revision,
+        )
+        last_actor = steps[-1][0]
+        table.undo_offered = (
+            last_actor >= 0
+            and table.row.seats[last_actor].kind == "human"
+            and await self._in_thread(undo_offered, table.row, work)
         )
         table.state = work
         table.revision = revision
@@ -1060,6 +1101,7 @@ class TableHub:
             copy.log.append(line)
             revision += 1
             note_decisions(copy.decision_since, before, stored.actor, copy.state, revision)
+        copy.undo_offered = undo_offered(row, copy.state)
         return copy
 
     @staticmethod
@@ -1073,6 +1115,7 @@ class TableHub:
             common += 1
         table.state, table.log, table.views = copy.state, copy.log, copy.views
         table.decision_since = copy.decision_since
+        table.undo_offered = copy.undo_offered
         table.revision = revision
         table.last_change = time.monotonic()
         table.trouble = None
@@ -1256,21 +1299,22 @@ class TableHub:
         shows nothing."""
         seat = connection.seat
         if seat is None and not table.settings.spectator_chat:
-            raise ClientError("spectators cannot write in this table's chat")
+            raise ClientError("spectators cannot write in this table's chat", "chat_spectator")
         now = time.monotonic()
         times = connection.chat_times
         while times and now - times[0] >= CHAT_WINDOW:
             times.popleft()
         if len(times) >= CHAT_LINES:
             raise ClientError(
-                f"you write fast: at most {CHAT_LINES} lines in {CHAT_WINDOW:g} s; wait a moment"
+                f"you write fast: at most {CHAT_LINES} lines in {CHAT_WINDOW:g} s; wait a moment",
+                "chat_too_fast",
             )
         step = len(table.state.history)
         if message.text is not None:
             try:
                 text = chat_text(message.text)
             except ValueError as error:
-                raise ClientError(str(error)) from None
+                raise ClientError(str(error), "chat_text") from None
             line = ChatRow(-1, seat, "text", text, None, None, step, time.time())
         else:
             line = ChatRow(-1, seat, "phrase", None, message.phrase, None, step, time.time())
@@ -1279,7 +1323,7 @@ class TableHub:
             await self._add_chat(table, line)
         except StorageError as error:
             log.error("table %s: %s", table.id, error.__cause__ or error)
-            raise ClientError(NOT_SAVED) from None
+            raise ClientError(NOT_SAVED, "not_saved") from None
 
     async def _add_chat(self, table: LiveTable, line: ChatRow) -> None:
         idx = await self._in_db(self.storage.add_chat, table.id, line)
@@ -1311,21 +1355,22 @@ class TableHub:
                 raise ClientError(NOT_SAVED) from None
         async with table.lock:
             if table.broken:
-                raise ClientError(table.broken)
+                raise ClientError(table.broken, "broken")
             if table.state.is_terminal():
-                raise ClientError("the game is over")
+                raise ClientError("the game is over", "game_over")
             seats = table.row.seats
             if not 0 <= seat < len(seats) or seats[seat].kind != "human" or seat == by:
-                raise ClientError(f"seat {seat + 1} is not another person's seat")
+                raise ClientError(f"seat {seat + 1} is not another person's seat", "not_a_person")
             if seats[seat].sit_in is not None:
                 return  # somebody handed it over already
             away = table.away_since.get(seat)
             if away is None:
-                raise ClientError(f"seat {seat + 1} is here: nothing to hand over")
+                raise ClientError(f"seat {seat + 1} is here: nothing to hand over", "seat_here")
             wait = self.hand_over_after - (time.monotonic() - away)
             if wait > 0:
                 raise ClientError(
-                    f"give them a moment: their seat can go to a bot in {math.ceil(wait)} s"
+                    f"give them a moment: their seat can go to a bot in {math.ceil(wait)} s",
+                    "hand_over_wait",
                 )
             bot = sit_in_bot(table.game.name)
             row = _with_sit_in(table.row, seat, bot)
@@ -1419,26 +1464,32 @@ class TableHub:
             devices = sum(1 for c in table.connections if c.seat == seat)
             if limits.devices_per_seat and devices >= limits.devices_per_seat:
                 raise ClientError(
-                    f"your seat is open on {devices} devices already: close one of them"
+                    f"your seat is open on {devices} devices already: close one of them",
+                    "too_many_devices",
                 )
         else:
             watching = sum(1 for c in table.connections if c.seat is None)
             if limits.spectators_per_table and watching >= limits.spectators_per_table:
-                raise ClientError("this table has as many spectators as it takes; try later")
+                raise ClientError(
+                    "this table has as many spectators as it takes; try later", "full_of_spectators"
+                )
             if (
                 limits.spectators_per_address
                 and self._spectators_of.get(address, 0) >= limits.spectators_per_address
             ):
                 raise ClientError(
-                    f"you watch {limits.spectators_per_address} tables already: close one"
+                    f"you watch {limits.spectators_per_address} tables already: close one",
+                    "watching_enough",
                 )
             if limits.max_spectators and self.spectators >= limits.max_spectators:
-                raise ClientError("the server has as many spectators as it takes; try later")
+                raise ClientError(
+                    "the server has as many spectators as it takes; try later", "full_of_spectators"
+                )
         if self.tables.get(table.id) is not table:
             # Forgotten while this connection was opening: live again, unless it was
             # forgotten because the database moved on (or a fresh copy took its place).
             if table.broken == MOVED_ON or table.id in self.tables:
-                raise ClientError(MOVED_ON)
+                raise ClientError(MOVED_ON, "moved_on")
             self.tables[table.id] = table
         connection = Connection(seat, lang, address=address)
         table.connections.add(connection)
@@ -1542,6 +1593,11 @@ class TableHub:
         table = self.tables.get(table_id)
         if table is not None:
             return live_summary(table)
+        return table_summary(await self.stored_row(table_id))
+
+    async def stored_row(self, table_id: str) -> TableRow:
+        """The table's row as the database holds it now (its seats as claimed there);
+        TableNotFound or DatabaseDown if it cannot be had."""
         if len(table_id) > 32:
             raise TableNotFound("no such table")
         try:
@@ -1551,7 +1607,7 @@ class TableHub:
             raise DatabaseDown("the database did not answer; try again") from None
         if row is None:
             raise TableNotFound(f"no table {table_id!r}")
-        return table_summary(row)
+        return row
 
     # ------------------------------------------------------------------ lobby
     async def list_tables(
@@ -1628,6 +1684,7 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
     # chose before the table was rebuilt is looked at again (when the revisions in between
     # were undos, nothing else tells which decisions they began).
     table.decision_since = dict.fromkeys(deciders(state), table.revision)
+    table.undo_offered = table.broken is None and undo_offered(row, state)
     return table
 
 
@@ -1676,7 +1733,7 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "names": table.names(),
         "devices": None if seat is None else connection.devices,
         "notice": table.notice,
-        "may_undo": seat is not None and not over and last_step_by(state, seat),
+        "may_undo": seat is not None and table.undo_offered and last_step_by(state, seat),
         "rematch": table.row.rematch,
         "seats_now": seats_now(table),
         "clock": clock_now(table),

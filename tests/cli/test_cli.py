@@ -94,14 +94,20 @@ def test_a_test_only_option_still_works_from_the_command_line() -> None:
     assert result.exit_code == 0, result.stderr
 
 
-def test_rules_prints_title_players_options_and_summary() -> None:
+def test_rules_prints_title_players_options_and_how_to_play() -> None:
+    """The player's rules (the rules page's text): the sections a player reads, none of the
+    developer's material (provenance tags, code, tests)."""
     result = run(["rules", "witches"])
     assert result.exit_code == 0
     out = result.plain
     assert "The Witches of Blackmore" in out
     assert "Players: 2 to 6" in out
     assert "wheel=descending" in out
-    assert "Rules in brief" in out and "[design]" in out
+    for heading in ("Goal", "Set-up", "A turn", "Scoring", "End of the game"):
+        assert f"\n{heading}" in out
+    assert "David wins with his blue 4" in " ".join(out.split())  # the rulebook's example
+    for developer in ("[design]", "[seed", "returns()", ".py", "piece:"):
+        assert developer not in out
 
 
 # ---------------------------------------------------------------------- bots only

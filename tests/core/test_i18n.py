@@ -21,6 +21,7 @@ from rich.text import Text
 
 import spielwerk
 from spielwerk.core.conformance import play_on
+from spielwerk.core.howto import how_to_play, without_pictures
 from spielwerk.core.i18n import (
     LANGUAGES,
     TAGS,
@@ -243,6 +244,13 @@ def _english_only_words(name: str) -> set[str]:
     return words["en"] - words["de"]
 
 
+def how_to_play_text(name: str, lang: Lang) -> str:
+    """How to play the game, as `spielwerk rules` and the rules page show it in `lang`."""
+    text = how_to_play(name, lang)
+    assert text is not None and text.lang == lang
+    return without_pictures(text.markdown)
+
+
 def _whole_game_texts(name: str, players: int, seed: int) -> dict[str, list[str]]:
     """Everything a random game says, in both languages, in the same order."""
     game = spielwerk.load(name)
@@ -289,7 +297,7 @@ def _whole_game_texts(name: str, players: int, seed: int) -> dict[str, list[str]
             for part in row["parts"]:
                 both(lambda lang, m=part: event_text(narration, lang, m))
         both(lambda lang: event_text(narration, lang, explained["verdict"]))
-    both(lambda lang: views[lang].rules or "")
+    both(lambda lang: how_to_play_text(name, lang))
     return said
 
 

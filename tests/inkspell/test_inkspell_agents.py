@@ -14,7 +14,6 @@ from spielwerk.agents import make_agent
 from spielwerk.agents.base import make_turn
 from spielwerk.agents.heuristics.inkspell import InkspellHeuristic, set_points
 from spielwerk.cli.main import app
-from spielwerk.cli.renderers import game_text
 from spielwerk.core.conformance import play_on
 from spielwerk.core.state import State
 from spielwerk.games.inkspell import render
@@ -113,8 +112,6 @@ def test_render_shows_the_table_and_only_the_own_advantage_cards() -> None:
         assert text in german
     assert "Farid" not in mine and "Farid" not in german
     assert "Meggie" not in render.render(state.view(None))
-    assert game_text("inkspell").rules == render.RULES
-    assert "Siegpunktleiste" in game_text("inkspell", "de").rules
     assert "Ombra" in render.colourise("seat 1 plays Ombra and travels there (free)")
     coloured = render.colourise("Platz 1 spielt „Die Nachtburg“", lang="de")
     assert "[red]Die Nachtburg[/red]" in coloured and "bold red]Platz 1" in coloured

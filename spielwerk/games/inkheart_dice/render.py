@@ -27,15 +27,6 @@ _HEARTS_OF = dict(zip(PARAMS.names, PARAMS.hearts, strict=True))
 _CARD_RE = re.compile(r"\b(" + "|".join(map(re.escape, PARAMS.names)) + r")\b(?: \([+-]\d+♥*\))?")
 
 
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
-
-
 # ---------------------------------------------------------------------- small pieces
 def card(name: str) -> str:
     """A card with its value and hearts, green if positive, red if negative."""

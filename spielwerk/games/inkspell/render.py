@@ -35,15 +35,6 @@ _SEAT_RE = {
 }
 
 
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
-
-
 @cache
 def _location_pattern(lang: Lang) -> tuple[re.Pattern[str], dict[str, str]]:
     """Every location's name in `lang` as one pattern (longest first), and its key by name."""

@@ -37,15 +37,6 @@ CARD_STYLES: dict[str, str] = {
 """Console style of each card type and board."""
 
 
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
-
-
 # ---------------------------------------------------------------------- small pieces
 def seat(player: int, viewer: int | None = None, lang: Lang = DEFAULT_LANG) -> str:
     style = SEAT_STYLES[player % len(SEAT_STYLES)]

@@ -20,15 +20,6 @@ CELL = 14
 TEXTS = words.TEXTS
 
 
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
-
-
 @cache
 def _number_pattern(lang: Lang) -> re.Pattern[str]:
     """Costs in an action's text: "2 energy", "+1 terror" (in `lang`)."""

@@ -31,15 +31,6 @@ CARD_STYLES: dict[str, str] = {
 """Console style of each colour's cards (purple is magenta: it reads on every terminal)."""
 
 
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
-
-
 # ---------------------------------------------------------------------- small pieces
 def card(name: str | None, lang: Lang = DEFAULT_LANG) -> str:
     """A card (its id, "red-7") named in `lang` in its colour; `None` (no card) as a dash."""

@@ -130,14 +130,6 @@ export function resultNodes(result, explained, seatName, words) {
   ].filter(Boolean);
 }
 
-/** The game's own words in the page's language (`texts` of /api/games/<game>?lang=, from the
- * game's texts.toml; glossary terms as "@key"): `say(key, params)` fills `{name}` parameters,
- * and a pair [one, other] is chosen by the count `n`. A key the game lacks shows as itself. */
-export function gameSay(texts) {
-  return (key, params = {}) => {
-    let template = (texts || {})[key];
-    if (template === undefined) return key;
-    if (Array.isArray(template)) template = params.n === 1 ? template[0] : template[1];
-    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
-  };
-}
+// The game's own words (`gameSay`) are drawn by the board scripts too, on pages without the
+// shell's words (the rules page): they live in dom.js.
+export { gameSay } from "/static/dom.js";

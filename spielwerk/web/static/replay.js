@@ -17,7 +17,9 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 let meta = null;           // the replay's summary for this viewer: seats, names, steps, log
 let renderer = null;
 let info = null;
-let viewer = fragment.has("seat") ? Number(fragment.get("seat")) : null;
+// The viewer from the address: a seat's number as the rules count it (from 0), else the
+// spectator; a seat the game does not have falls back to the spectator once the seats are known.
+let viewer = /^\d+$/.test(fragment.get("seat") || "") ? Number(fragment.get("seat")) : null;
 let step = 0;
 let shown = null;          // the step message drawn now
 let loading = 0;           // the newest step asked for (answers to older requests are dropped)
@@ -36,7 +38,13 @@ async function getJson(url) {
 }
 
 async function load() {
-  meta = await getJson(api + query());
+  try {
+    meta = await getJson(api + query());
+  } catch (error) {
+    if (viewer === null) throw error;
+    viewer = null;                          // no such seat: as a spectator
+    meta = await getJson(api + query());
+  }
   if (!renderer) {
     [renderer, info] = await Promise.all([
       import(meta.renderer),
@@ -47,8 +55,10 @@ async function load() {
   el("game-title").textContent = t("replay.title", { title });
   document.title = `${t("replay.title", { title })} · spielwerk`;
   const select = el("viewer");
+  // The seats by their names as at the table (not "you": the picker says whose eyes these are).
+  const { seatName } = seatNamer(meta.seats.map((s, p) => ({ ...s, name: meta.names[p] })), () => meta.names, null);
   select.replaceChildren(h("option", { value: "", text: t("replay.spectator") }),
-    meta.seats.map((s) => h("option", { value: String(s.seat), text: names().seatName(s.seat) })));
+    ...meta.seats.map((s) => h("option", { value: String(s.seat), text: seatName(s.seat) })));
   select.value = viewer === null ? "" : String(viewer);
   el("slider").max = String(meta.steps);
   const wanted = fragment.has("step") ? Number(fragment.get("step")) : meta.steps;
@@ -86,8 +96,11 @@ function draw() {
   el("current").textContent = line ? nameSeats(line.text) : t("replay.start");
   const movers = shown.to_move;
   el("status").className = "status";
+  // Nobody to decide: the next step is luck's (a card, a die), told by its line in the log.
+  const next = meta.log[step];
   el("status").textContent = shown.over ? t("page.game_over")
-    : movers.length ? t("page.to_move", { seats: movers.map((p) => seatName(p)).join(", ") }) : t("replay.waiting_chance");
+    : movers.length ? t("page.to_move", { seats: movers.map((p) => seatName(p)).join(", ") })
+      : next ? t("replay.next", { text: nameSeats(next.text) }) : "";
   el("result").hidden = !shown.result;
   if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words));
   const lines = meta.log.slice(0, step);

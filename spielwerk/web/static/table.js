@@ -19,7 +19,7 @@ const el = (id) => document.getElementById(id);
 const ui = {
   title: el("game-title"), seat: el("seat-label"), rules: el("rules-link"), conn: el("conn"),
   toast: el("toast"), notice: el("notice"), trouble: el("trouble"), devices: el("devices"), claim: el("claim"), status: el("status"), result: el("result"), board: el("board"),
-  actions: el("actions"), log: el("log"),
+  actions: el("actions"), log: el("log"), undo: el("undo"),
 };
 
 let socket = null;
@@ -54,6 +54,14 @@ const chat = chatPanel(el("chat-panel"), { send: (m) => send(m), seatName: (p) =
 const presence = presencePanel(el("presence-panel"), { send: (m) => send(m), seatName: (p) => seatName(p) });
 const logName = (p) => namer().logName(p);
 const nameSeats = (text) => namer().nameSeats(text);
+
+/** A refusal in the page's language: the server names it by a code (its English `message` is
+ * for programs and logs); one the page does not know is said in general words. */
+function refusalText(message) {
+  const key = `error.${message.code || "refused"}`;
+  const text = t(key);
+  return text === key ? t("error.refused") : text;
+}
 
 function showToast(text) {
   ui.toast.textContent = text;
@@ -245,7 +253,7 @@ async function onMessage(message) {
   } else if (message.type === "error") {
     if (message.ref === undefined || message.ref === sentRef) setWaiting(false);
     if (!table) return;                  // before the welcome: the close code tells what went wrong
-    showToast(message.message);
+    showToast(refusalText(message));
     if (latest && renderer) render();
   }
 }
@@ -261,6 +269,9 @@ function showNotice(notice, version) {
   if (!notice) return;
   const text = notice.seat === mySeat ? t("table.you_took_back") : t("table.took_back", { seat: seatName(notice.seat) });
   ui.notice.textContent = text;
+  // It floats over the page for a while; the log keeps it.
+  clearTimeout(showNotice.timer);
+  showNotice.timer = setTimeout(() => { ui.notice.hidden = true; }, 6000);
   ui.log.append(h("li", { class: "notice", text }));
   ui.log.scrollTop = ui.log.scrollHeight;
 }
@@ -311,13 +322,13 @@ function renderStatus() {
   if (!state) return;
   // The server could not save its own move (a bot's, a card drawn): it retries by itself.
   ui.trouble.hidden = !state.trouble;
-  ui.trouble.textContent = state.trouble || "";
+  ui.trouble.textContent = state.trouble ? t("table.trouble") : "";
   const devices = state.devices || 1;
   ui.devices.hidden = devices < 2;
   ui.devices.textContent = devices < 2 ? "" : t("table.devices", { n: devices });
   ui.status.className = "status";
   if (state.broken) {
-    ui.status.textContent = state.broken;
+    ui.status.textContent = t("table.broken");
     return;
   }
   if (state.over) {
@@ -372,11 +383,13 @@ function namedLegal() {
 function renderActions() {
   const legal = namedLegal();
   const rest = legal.filter((entry) => !handled.has(entry.id));
-  const takeBack = latest && latest.may_undo
-    ? h("button", { type: "button", id: "undo", class: "small", disabled: waiting, onclick: undo, text: t("table.take_back") })
-    : null;
+  // "Take back" keeps its place beside the heading: it shows only when the rule allows it
+  // for the newest move (the server decides), and nothing moves when it comes or goes.
+  const offered = Boolean(latest && latest.may_undo);
+  ui.undo.classList.toggle("offered", offered);
+  ui.undo.disabled = !offered || waiting || !online;
   if (!legal.length) {
-    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? t("table.watching") : t("table.nothing_to_do") }), ...(takeBack ? [takeBack] : []));
+    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? t("table.watching") : t("table.nothing_to_do") }));
     return;
   }
   const hint = rest.length < legal.length
@@ -386,7 +399,7 @@ function renderActions() {
     ...rest.map((entry) => h("button", {
       type: "button", class: "legal", "data-action-id": entry.id, disabled: waiting,
       onclick: () => act(entry.action), text: entry.text,
-    })), ...(takeBack ? [takeBack] : []));
+    })));
 }
 
 function render() {
@@ -442,22 +455,51 @@ function rememberSeat(seat, seatToken, id = tableId) {
   localStorage.setItem(SEATS, JSON.stringify(all));
 }
 
-// An invitation: ask for a name, claim the seat (the server answers with a token of our own),
-// then play with that token; the invitation is used up.
-function offerClaim() {
+// An invitation: first ask the server what it opens (read only). A used invitation, or another
+// table's, is refused at once, in the page's words; a good one shows who invites you to which
+// game and who sits at the table, then asks for a name and claims the seat (the server answers
+// with a token of our own); the invitation is used up.
+async function offerClaim() {
+  ui.status.textContent = t("table.checking_invitation");
+  const url = `/api/tables/${encodeURIComponent(tableId)}`;
+  const post = (path, body) => fetch(`${url}${path}`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  });
+  const response = await post("/invitation", { invitation });
+  const invited = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    showFatal(invited.code === "no_table" ? FINAL[4404] : refusalText(invited));
+    return;
+  }
+  const game = await fetch(`/api/games/${encodeURIComponent(invited.game)}?lang=${encodeURIComponent(lang)}`)
+    .then((r) => r.json()).catch(() => ({}));
+  const title = game.title || invited.game;
+  ui.title.textContent = title;
+  document.title = `${title} · spielwerk`;
+  const names = invited.seats.map((seat) => seat.name);
+  const { seatName } = seatNamer(invited.seats, () => names, null);
+  el("claim-heading").textContent = invited.host === null
+    ? t("table.invited_to", { game: title })
+    : t("table.invited_by", { host: names[invited.host] || seatName(invited.host), game: title });
+  el("claim-seats").replaceChildren(...invited.seats.map((seat) => {
+    const n = seat.seat + 1;
+    let text = seatName(seat.seat);
+    if (seat.seat === invited.seat) text = t("table.invited_your_seat", { n });
+    else if (seat.kind === "human" && !seat.claimed) text = t("table.invited_open_seat", { n });
+    else if (seat.kind === "human") text = t("table.invited_seat", { n, name: text });
+    return h("li", { class: seat.seat === invited.seat ? "yours" : null }, text);
+  }));
   ui.status.textContent = t("table.take_seat_status");
   ui.claim.hidden = false;
   el("claim-name").value = localStorage.getItem(NAME) || "";
+  el("claim-name").focus();
   ui.claim.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = el("claim-name").value.trim();
-    const body = name ? { invitation, name } : { invitation };
-    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-    });
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      el("claim-error").replaceChildren(answer.message || t("table.claim_failed"), " · ",
+    const claimed = await post("/claim", name ? { invitation, name } : { invitation });
+    const answer = await claimed.json().catch(() => ({}));
+    if (!claimed.ok) {
+      el("claim-error").replaceChildren(answer.code ? refusalText(answer) : t("table.claim_failed"), " · ",
         h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: t("table.watch_table") }));
       el("claim-error").hidden = false;
       return;
@@ -510,12 +552,25 @@ function offerNotifications() {
   });
 }
 
+ui.undo.addEventListener("click", undo);
+
+// On a phone the log is a sheet over the lower part of the page: one tap opens it and the board
+// stays in view above it; another tap, or Escape, closes it. (Wider pages show it beside the
+// board; the button is not shown there.)
+const logToggle = el("log-toggle");
+function showLog(open) {
+  document.body.classList.toggle("log-open", open);
+  logToggle.setAttribute("aria-expanded", String(open));
+  if (open) ui.log.scrollTop = ui.log.scrollHeight;
+}
+logToggle.addEventListener("click", () => showLog(!document.body.classList.contains("log-open")));
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") showLog(false); });
 window.addEventListener("beforeunload", () => { finalClose = true; });
 offerNotifications();
 if (!tableId) {
   ui.status.textContent = t("table.no_table_id");
 } else if (invitation) {
-  offerClaim();
+  offerClaim().catch(() => showFatal(t("error.refused")));
 } else {
   connect();
 }
