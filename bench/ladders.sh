@@ -1,22 +1,37 @@
 #!/bin/sh
-# The lobby strengths of each game rated against each other (`spielwerk ladder`, docs/agents.md
-# "Lobby strengths"): the four named levels of the game as entrants, seat rotation over
-# duplicate deals, the console output with the load before and after and the wall time in
-# bench/results/ladder-GAME/run.txt beside the ladder's own files.
+# Each game's ladder (`spielwerk ladder`, docs/agents.md "Bot levels"): the bots a player can
+# choose from and the candidates for `best`, rated against each other with seat rotation over
+# duplicate deals; the console output (ratings, seconds a decision), the load before and after
+# and the wall time in bench/results/ladder-GAME/run.txt beside the ladder's own files.
+# bench/ratings_from_ladders.py then writes spielwerk/agents/ratings.toml from them.
 #
-#   bench/ladders.sh GAME GAMES [SEED] [JOBS]
+#   nice -n 19 bench/ladders.sh GAME GAMES [SEED] [JOBS]
+#
+# The entrants: the game's three lower levels, its `best` candidates at equal time a decision
+# (the plain search and the shipped network's search at `best`'s old budget, or `best` itself
+# where it is the network's search) and the network's seat. ENTRANTS=a,b,c overrides them.
 set -eu
 game=$1 games=$2 seed=${3:-5} jobs=${4:-1}
 bin=${SPIELWERK:-.venv/bin/spielwerk}
+export COLUMNS=160  # the console table whole in run.txt
 out=bench/results/ladder-$game
-entrants=$(.venv/bin/python -c "from spielwerk.agents.strengths import strengths; print(','.join(s.spec for s in strengths('$game')))")
+case $game in
+    witches) default=heuristic,mcts:300,mcts:1000,mcts:0.25s,net:0.25s ;;
+    isolde) default=heuristic,mcts:300,mcts:1000,mcts:0.5s,net:0.5s ;;
+    inkheart_dice) default=mcts:300,mcts:1000,heuristic,mcts:0.5s,net:0.5s ;;
+    inkspell) default=mcts:100,mcts:300,heuristic,net ;;
+    tainted_grail) default=mcts:100,mcts:300,heuristic,best,net ;;
+    *) echo "no ladder entrants for $game: give ENTRANTS=..." >&2; default= ;;
+esac
+entrants=${ENTRANTS:-$default}
 players=$(.venv/bin/python -c "from spielwerk.bench.run import usual_players; print(usual_players('$game'))")
 mkdir -p "$out"
 start=$(date +%s)
 {
     echo "command: spielwerk ladder $game --entrants $entrants -p $players -n $games --seed $seed --jobs $jobs --out $out"
-    echo "machine: $(nproc)-core $(uname -m), $(python3 --version 2>&1); load before:"
+    echo "machine: $(nproc)-core $(uname -m), $(python3 --version 2>&1), niceness $(nice); load before:"
     uptime
+    echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- spielwerk || echo ' (with local changes)')"
 } >"$out/run.txt"
 "$bin" ladder "$game" --entrants "$entrants" -p "$players" -n "$games" --seed "$seed" \
     --jobs "$jobs" --out "$out" 2>/dev/null >>"$out/run.txt"
