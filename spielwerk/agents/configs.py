@@ -193,3 +193,23 @@ def mcts_config(game_name: str) -> SearchConfig:
 
 def best_config(game_name: str) -> SearchConfig:
     return BEST_CONFIGS.get(game_name, PLAIN.with_budget(None, 1.0))
+
+
+def best_seat(game_name: str) -> str:
+    """The seat spec that plays exactly as `best` does in this game (`net:0.25s`, `mcts:0.5s`),
+    the name its ladder rates it under; `best` where no other spec builds the same bot."""
+    config = best_config(game_name)
+    budget = (
+        f"{config.seconds:g}s"
+        if config.seconds is not None
+        else str(config.iterations)
+        if config.iterations is not None
+        else ""
+    )
+    if config.network:
+        return f"net:{budget}" if budget else "net"
+    if replace(config, iterations=None, seconds=None) == replace(
+        mcts_config(game_name), iterations=None, seconds=None
+    ):
+        return f"mcts:{budget}"
+    return "best"

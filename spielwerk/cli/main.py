@@ -30,6 +30,7 @@ from rich.table import Table
 import spielwerk
 from spielwerk.agents import AgentSpecError, make_agent
 from spielwerk.agents.base import Agent
+from spielwerk.agents.strengths import bot_label
 from spielwerk.cli.renderers import game_text
 from spielwerk.cli.terminal import GameAbandoned, HumanAgent, Narrator
 from spielwerk.core.game import Game
@@ -355,6 +356,11 @@ def play(
         if record is not None and not record.parent.is_dir():
             raise UsageProblem(f"cannot write the record: no directory {str(record.parent)!r}")
         humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+        # Bots sit under a name and their level, as at a web table: "Ben (Hard bot)".
+        bots = [
+            None if spec == HUMAN else bot_label(loaded.name, spec, seat, chosen)
+            for seat, spec in enumerate(specs)
+        ]
         console = _console()
         narrator = Narrator(
             console,
@@ -362,13 +368,18 @@ def play(
             viewer=humans[0] if len(humans) == 1 else None,
             compact=not humans,
             lang=chosen,
+            seat_names=bots,
         )
         agents = build_agents(specs, loaded, seed, console, narrator, chosen)
 
     say = shared_texts().say
     labels = [
-        say(chosen, "terminal.you", spec=spec) if len(humans) == 1 and seat == humans[0] else spec
-        for seat, spec in enumerate(specs)
+        bot
+        if bot is not None
+        else say(chosen, "terminal.you", spec=spec)
+        if len(humans) == 1
+        else spec
+        for spec, bot in zip(specs, bots, strict=True)
     ]
     options = ", ".join(f"{k}={v}" for k, v in loaded.options.items())
     title = f"[bold]{escape(loaded.title)}[/bold]"

@@ -180,7 +180,7 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     lobby.page.select_option("#players", "4")
     lobby.page.select_option("#seat-0", "human")
     lobby.page.select_option("#seat-1", "bot:heuristic")
-    lobby.page.select_option("#seat-2", "bot:random")
+    lobby.page.select_option("#seat-2", "bot:mcts:1000")
     lobby.page.select_option("#seat-3", "bot:mcts:300")
     lobby.page.click("#create")
     links = lobby.page.locator("#created a.play-link")
@@ -209,13 +209,21 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     assert href == f"/api/tables/{table_id}/record"
     assert spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).is_terminal()
     lines = table.log_lines()
-    # bots' moves arrived live, under the seat's number from 1 and its level
-    assert any(line.startswith("Seat 2 (bot heuristic) plays") for line in lines)
+    # bots' moves arrived live, under the bot's name and its level ("Ben (Easy bot) plays")
+    levels = httpx.get(f"{server.base}/api/games/witches", timeout=60).json()["bots"]
+    named = {level["spec"]: level["seats"] for level in levels}
+    bots = {1: named["heuristic"][1], 2: named["mcts:1000"][2], 3: named["mcts:300"][3]}
+    assert re.fullmatch(r"Ben \((Easy|Medium|Hard|Strongest) bot\)", bots[1])
+    assert any(line.startswith(f"{bots[1]} plays") for line in lines)
     # The log names the cards dealt to this seat, and never a card dealt to another.
     assert any(re.fullmatch(r".+ \(you\) (is dealt|draws) [a-z]+-\d", line) for line in lines), (
         lines[:8]
     )
-    assert not any(re.fullmatch(r"Seat [234] .*(is dealt|draws) [a-z]+-\d", line) for line in lines)
+    others = "|".join(re.escape(name) for name in bots.values())
+    assert not any(
+        re.fullmatch(rf"(?:{others}) (is dealt|draws) [a-z]+-\d", line) for line in lines
+    )
+    assert any(re.fullmatch(rf"(?:{others}) (is dealt|draws) a card", line) for line in lines)
     # Narration: one line per trick saying who took it and how many points, as in the record.
     final = spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).view(None)
     tricks = table.events("trick_won")
@@ -223,7 +231,7 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     for number, (line, trick) in enumerate(zip(tricks, final["tricks"], strict=True), 1):
         points = sum(int(c.split("-")[1]) for c in trick["cards"])
         points -= int(trick["new_trump"].split("-")[1]) if trick["new_trump"] else 0
-        winner = "Seat 1 (you)" if trick["winner"] == 0 else f"Seat {trick['winner'] + 1}"
+        winner = "Seat 1 (you)" if trick["winner"] == 0 else bots[trick["winner"]]
         assert line.startswith(f"Trick {number}: {winner}")
         assert line.endswith(f"takes {points} points ({', '.join(trick['cards'])})")
     # The result explains every seat's score colour by colour and names the winner.

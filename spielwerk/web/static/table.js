@@ -4,7 +4,7 @@
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
-import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { botSeat, seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -45,8 +45,9 @@ const FINAL = {
 
 // Seats are numbered from 1 on the page (the rules count from 0); a claimed seat shows its
 // player's name, a bot its level, your own seat "(you)".
-const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat);
+const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat, info);
 const seatName = (p) => namer().seatName(p);
+seatName.title = (p) => namer().seatName.title(p);    // a bot's spec and rating, as a tooltip
 const logName = (p) => namer().logName(p);
 const nameSeats = (text) => namer().nameSeats(text);
 
@@ -391,7 +392,7 @@ function render() {
   }
   handled = drawn.handled || new Set();
   ui.board.replaceChildren(drawn.node);
-  colourSeats(ui.board);
+  colourSeats(ui.board, seatName);
   applyFlashes();
   renderActions();
   keepFocus();
@@ -422,6 +423,7 @@ function rememberSeat(seat, seatToken, id = tableId) {
 function offerClaim() {
   ui.status.textContent = t("table.take_seat_status");
   ui.claim.hidden = false;
+  listClaimSeats();
   el("claim-name").value = localStorage.getItem(NAME) || "";
   ui.claim.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -444,6 +446,18 @@ function offerClaim() {
     ui.claim.hidden = true;
     connect();
   });
+}
+
+/** Who sits at the table one is invited to: the players by name, the bots by their level. */
+async function listClaimSeats() {
+  const summary = await fetch(`/api/tables/${encodeURIComponent(tableId)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  if (!summary) return;
+  const game = await fetch(`/api/games/${encodeURIComponent(summary.game)}?lang=${encodeURIComponent(lang)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  el("claim-seats").replaceChildren(...summary.seats.map((s) => {
+    const bot = s.kind === "bot" ? botSeat(game, s.bot, s.seat) : null;
+    const who = bot ? bot.text : s.claimed ? (s.name || t("lobby.a_player")) : t("lobby.open_seat");
+    return h("li", { "data-seat": s.seat, title: bot ? bot.title : null, text: t("lobby.seat_chip", { n: s.seat + 1, who, mine: "" }) });
+  }));
 }
 
 // ---------------------------------------------------------------- turn notice
