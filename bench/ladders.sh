@@ -17,10 +17,10 @@ export COLUMNS=160  # the console table whole in run.txt
 out=bench/results/ladder-$game
 case $game in
     witches) default=heuristic,mcts:300,mcts:1000,mcts:0.25s,net:0.25s ;;
-    isolde) default=heuristic,mcts:300,mcts:1000,mcts:0.5s,net:0.5s ;;
-    inkheart_dice) default=mcts:300,mcts:1000,heuristic,mcts:0.5s,net:0.5s ;;
+    isolde) default=heuristic,mcts:300,mcts:1000,mcts:0.25s,net:0.25s ;;
+    inkheart_dice) default=mcts:300,mcts:1000,heuristic,mcts:0.25s,net:0.25s ;;
     inkspell) default=mcts:100,mcts:300,heuristic,net ;;
-    tainted_grail) default=mcts:100,mcts:300,heuristic,best,net ;;
+    tainted_grail) default=mcts:100,mcts:300,heuristic,net:10,net ;;
     *) echo "no ladder entrants for $game: give ENTRANTS=..." >&2; default= ;;
 esac
 entrants=${ENTRANTS:-$default}

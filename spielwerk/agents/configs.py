@@ -159,13 +159,12 @@ BEST_CONFIGS: dict[str, SearchConfig] = {
     "isolde": PLAIN.with_budget(None, 0.5),
     # Tintenherz: the plain search with its score term, given twice mcts:1000's time.
     "inkheart_dice": MCTS_CONFIGS["inkheart_dice"].with_budget(None, 0.5),
-    # Tintenblut: random rollouts say little (mcts:1000 won 0.30 against the heuristic's
-    # 0.70); PUCT with the heuristic's move as prior and every new node valued at once by the
-    # heuristic's own estimate of the standings (score + tiles + provisions + advantage cards)
-    # played even with the heuristic in probes (0.500 over 24 games, docs/agents.md).
-    "inkspell": SearchConfig(
-        prior="heuristic", leaf="heuristic", rollout_decisions=0, iterations=None, seconds=0.5
-    ),
+    # Tintenblut: the shipped network's search (the compiled search with its learned rollout
+    # policy, docs/learning.md) at its own budget, 370 iterations. On the same 20 deals it
+    # scored 4.05 [1.2-6.9] points a game more than the earlier best (PUCT with the heuristic
+    # as prior and leaf value, 0.5 s a decision) with a third of its time (docs/agents.md "Bot
+    # levels").
+    "inkspell": SearchConfig(network=True, iterations=None),
     # Tainted Grail: a random party never wins, the heuristic party does (0.94 over 600
     # deals); a party of the shipped network's search at 10 iterations won 0.987 of the same
     # deals in milliseconds a decision (docs/learning.md), where the heuristic-blueprint search

@@ -207,18 +207,18 @@ def test_tintenblut_mcts_cuts_rollouts_and_bad_settings_are_refused() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "iterations", "seconds"),
-    [("best", None, 0.5), ("best:0.25s", None, 0.25), ("best:300", 300, None)],
+    [("best", 370, None), ("best:0.25s", None, 0.25), ("best:300", 300, None)],
 )
 def test_best_is_the_games_chosen_search_at_its_or_the_given_budget(
     spec: str, iterations: int | None, seconds: float | None
 ) -> None:
-    from spielwerk.agents.configs import best_config
+    """Tintenblut's `best` is the shipped network's search (docs/agents.md "Bot levels") at the
+    model's own 370 iterations, or at the budget the spec gives."""
+    from spielwerk.agents.network import NetworkAgent
 
     agent = make_agent(spec, "inkspell", seed=0)
-    assert isinstance(agent, MCTSAgent) and agent.name == "mcts"
-    assert (agent.iterations, agent.seconds) == (iterations, seconds)
-    config = best_config("inkspell")
-    assert agent.rollout_decisions == config.rollout_decisions
+    assert isinstance(agent, NetworkAgent)
+    assert (agent.search.iterations, agent.search.seconds) == (iterations, seconds)
     assert is_search_spec(spec) and is_search_spec("mcts:2s") and not is_search_spec("heuristic")
     with pytest.raises(AgentSpecError, match="bad MCTS budget"):
         make_agent("best:soon", "inkspell")
