@@ -8,12 +8,14 @@ end with exactly one line on stderr and exit code 2, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import ipaddress
 import json
 import math
 import os
 import random
+import re
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -49,7 +51,14 @@ from spielwerk.core.state import State
 from spielwerk.sim.match import play_game
 from spielwerk.sim.plan import parse_vary, plan_games
 from spielwerk.sim.runner import BACKENDS
-from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE
+from spielwerk.web.limits import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_TABLES_PER_MINUTE,
+    DEFAULT_UPLOADS_PER_MINUTE,
+    Admission,
+)
 
 EXIT_USAGE = 2
 """Exit code of every mistake on the command line."""
@@ -877,6 +886,20 @@ def bench(
         console.print(f"Figures written to {escape(str(out))}")
 
 
+HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+
+
+def _host_name(text: str) -> str:
+    """An --allowed-host as the server compares it: lower case, an IPv6 address without
+    brackets; UsageProblem for anything that is not a host name or address."""
+    name = text.strip().lower().strip("[]").rstrip(".")
+    with contextlib.suppress(ValueError):
+        return str(ipaddress.ip_address(name))
+    if not HOST_NAME.fullmatch(name):
+        raise UsageProblem(f"--allowed-host {text!r}: write a host name (no scheme, no port)")
+    return name
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -936,9 +959,56 @@ def serve(
             "abandoned (0: never; nothing is deleted)"
         ),
     ] = 24.0,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="a host name this server answers to besides the --host address and "
+            "localhost (repeatable): requests for any other name are refused"
+        ),
+    ] = None,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            help="open connections one client address may hold (0: no limit; a --trusted-proxy "
+            "is exempt)"
+        ),
+    ] = DEFAULT_CONNECTIONS_PER_ADDRESS,
+    max_connections: Annotated[
+        int, typer.Option(help="connections the server holds at once in all (beyond: 503)")
+    ] = 8192,
+    header_timeout: Annotated[
+        float, typer.Option(help="seconds a request's header may take to arrive")
+    ] = DEFAULT_HEADER_TIMEOUT,
+    body_timeout: Annotated[
+        float, typer.Option(help="seconds a request's body may take to arrive after its header")
+    ] = DEFAULT_BODY_TIMEOUT,
+    uploads_per_minute: Annotated[
+        int,
+        typer.Option(help="record files one address may open in the replay viewer a minute"),
+    ] = DEFAULT_UPLOADS_PER_MINUTE,
+    devices_per_seat: Annotated[
+        int, typer.Option(help="connections one seat may hold at once (0: no limit)")
+    ] = Admission.devices_per_seat,
+    spectators_per_table: Annotated[
+        int, typer.Option(help="spectators at one table at once (0: no limit)")
+    ] = Admission.spectators_per_table,
+    spectators_per_address: Annotated[
+        int, typer.Option(help="spectator connections one address may hold (0: no limit)")
+    ] = Admission.spectators_per_address,
+    max_spectators: Annotated[
+        int, typer.Option(help="spectators on the whole server (0: no limit)")
+    ] = Admission.max_spectators,
+    spectator_idle: Annotated[
+        float,
+        typer.Option(
+            help="minutes without a move after which a table's spectators are let go (0: never)"
+        ),
+    ] = Admission.spectator_idle / 60,
 ) -> None:
     """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
     try:
+        from spielwerk.web.app import ServerSettings
+        from spielwerk.web.server import default_bot_workers
         from spielwerk.web.server import serve as run_server
     except ImportError as error:
         _fail(f"the web extra is not installed ({error}): pip install 'spielwerk[web]'")
@@ -973,24 +1043,60 @@ def serve(
             raise UsageProblem(
                 f"--max-bot-seconds must be above 0 and at most 600, not {max_bot_seconds}"
             )
-    try:
-        run_server(
-            host,
-            port,
-            db,
-            bot_workers,
-            bot_delay,
+        counts = {
+            "--connections-per-address": connections_per_address,
+            "--uploads-per-minute": uploads_per_minute,
+            "--devices-per-seat": devices_per_seat,
+            "--spectators-per-table": spectators_per_table,
+            "--spectators-per-address": spectators_per_address,
+            "--max-spectators": max_spectators,
+        }
+        for flag, value in counts.items():
+            if value < 0:
+                raise UsageProblem(f"{flag} must not be negative, not {value}")
+        if max_connections < 1:
+            raise UsageProblem(f"--max-connections must be at least 1, not {max_connections}")
+        for flag, seconds in {
+            "--header-timeout": header_timeout,
+            "--body-timeout": body_timeout,
+        }.items():
+            if not (math.isfinite(seconds) and 0 < seconds <= 3600):
+                raise UsageProblem(f"{flag} must be above 0 and at most 3600 s, not {seconds}")
+        if not (math.isfinite(spectator_idle) and spectator_idle >= 0):
+            raise UsageProblem(
+                f"--spectator-idle must be a number of minutes, 0 or more, not {spectator_idle}"
+            )
+        hosts = tuple(_host_name(h) for h in allowed_host or [])
+        settings = ServerSettings(
+            db_url=db or ServerSettings.db_url,
+            bot_workers=bot_workers or default_bot_workers(),
+            bot_delay=bot_delay,
+            max_connections=max_connections,
+            connections_per_address=connections_per_address,
+            header_timeout=header_timeout,
+            body_timeout=body_timeout,
+            admission=Admission(
+                devices_per_seat=devices_per_seat,
+                spectators_per_table=spectators_per_table,
+                spectators_per_address=spectators_per_address,
+                max_spectators=max_spectators,
+                spectator_idle=spectator_idle * 60,
+            ),
             tables_per_minute=tables_per_minute,
+            uploads_per_minute=uploads_per_minute,
+            allowed_hosts=hosts,
             scenario_dir=str(scenario_dir) if scenario_dir is not None else None,
-            trusted_proxies=trusted_proxy or [],
-            allowed_origins=allowed_origin or [],
+            trusted_proxies=tuple(trusted_proxy or []),
+            allowed_origins=tuple(allowed_origin or []),
             dev=dev,
             evict_after=evict_after,
             max_idle_tables=max_idle_tables,
             max_bot_seconds=max_bot_seconds,
             bot_tables_per_address=bot_tables_per_address,
-            abandon_after_hours=abandon_after,
+            abandon_after=abandon_after * 3600,
         )
+    try:
+        run_server(settings, host, port)
     except Exception as error:  # e.g. an unreachable database or a bad URL
         if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(
             error, ValueError

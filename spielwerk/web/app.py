@@ -13,10 +13,11 @@ import html
 import json
 import logging
 import math
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -33,7 +34,17 @@ from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language, translate
-from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
+from spielwerk.web.limits import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_TABLES_PER_MINUTE,
+    DEFAULT_UPLOADS_PER_MINUTE,
+    UPLOAD_QUEUE_SECONDS,
+    UPLOADS_AT_ONCE,
+    Admission,
+    CreationLimit,
+)
 from spielwerk.web.lobby import DEFAULT_ABANDON_AFTER_HOURS, included_ids, lobby_entry
 from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import (
@@ -99,10 +110,24 @@ class ServerSettings:
     bot_workers: int = 1
     bot_delay: float = 0.6
     """Seconds a bot waits before it moves, so people can follow the table."""
-    max_connections_per_table: int = 64
-    max_connections: int = 4096
+    max_connections: int = 8192
+    """Connections the process serves at once (beyond: 503); per address far fewer."""
+    connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS
+    """Open connections (HTTP and websocket) one client address may hold (0: no limit)."""
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT
+    """Seconds a request's header may take to arrive."""
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
+    """Seconds a request's body may take to arrive after its header."""
+    admission: Admission = field(default_factory=Admission)
+    """Who may hold a websocket at a table: seats always, spectators within limits."""
     tables_per_minute: int = DEFAULT_TABLES_PER_MINUTE
-    """New tables one client address may open a minute (0: no limit)."""
+    """New tables (and rematches) one client address may open a minute (0: no limit)."""
+    uploads_per_minute: int = DEFAULT_UPLOADS_PER_MINUTE
+    """Record files one client address may open in the replay viewer a minute (0: no
+    limit)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names this server answers to (the `Host` header, without port); empty: any.
+    `spielwerk serve` fills in its listening address and localhost (DNS rebinding)."""
     scenario_dir: str | None = None
     """The operator's Tainted Grail scenarios (`NAME.toml`), offered by name with the
     built-in ones."""
@@ -125,6 +150,14 @@ class ServerSettings:
     abandon_after: float = DEFAULT_ABANDON_AFTER_HOURS * 3600
     """Seconds without a step after which the lobby lists an unfinished table as abandoned
     (0: never)."""
+
+
+def host_of(headers: dict[bytes, bytes]) -> str:
+    """The host name a request was sent to, lower case, without its port."""
+    host = headers.get(b"host", b"").decode("latin-1").strip().lower()
+    if host.startswith("["):  # an IPv6 address: [::1]:8000
+        return host[1:].partition("]")[0]
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
 
 
 def origin_allowed(headers: dict[bytes, bytes], allowed: tuple[str, ...]) -> bool:
@@ -165,8 +198,12 @@ class GuardMiddleware:
         allowed_origins: tuple[str, ...] = (),
         open_paths: frozenset[str] = frozenset(),
         large_bodies: dict[str, int] | None = None,
+        allowed_hosts: tuple[str, ...] = (),
     ) -> None:
         self.app = app
+        self.allowed_hosts = frozenset(h.lower() for h in allowed_hosts)
+        """Host names answered (empty: any): a page of another name that resolves to this
+        server (DNS rebinding) is refused."""
         self.limit = limit
         self.large_bodies = large_bodies or {}
         """Paths that take a larger body (a record file opened in the replay viewer)."""
@@ -176,6 +213,13 @@ class GuardMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers") or [])
+        if scope["type"] in ("http", "websocket") and not self._host_allowed(headers):
+            if scope["type"] == "websocket":
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008})  # answered with 403
+            else:
+                await _send_error(send, 421, "this server does not answer to that host name")
+            return
         if scope["type"] == "websocket":
             if not origin_allowed(headers, self.allowed_origins):
                 await receive()  # websocket.connect
@@ -226,6 +270,9 @@ class GuardMiddleware:
             if not started:
                 await _send_error(send, 413, f"request body larger than {limit} bytes")
 
+    def _host_allowed(self, headers: dict[bytes, bytes]) -> bool:
+        return not self.allowed_hosts or host_of(headers) in self.allowed_hosts
+
 
 async def _send_error(send: Send, status: int, text: str) -> None:
     body = json.dumps(error_message(text)).encode()
@@ -258,6 +305,12 @@ def _error(status: int, text: str) -> JSONResponse:
     return JSONResponse(error_message(text), status_code=status)
 
 
+def client_address(request: Request | WebSocket) -> str:
+    """The client's address (from the trusted proxy's X-Forwarded-For where there is one:
+    uvicorn puts it in the scope)."""
+    return request.client.host if request.client else "unknown"
+
+
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     settings = settings or ServerSettings()
     table_options = TableOptions(ScenarioCatalog(settings.scenario_dir))
@@ -270,8 +323,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             storage,
             BotPool(settings.bot_workers),
             bot_delay=settings.bot_delay,
-            max_connections_per_table=settings.max_connections_per_table,
-            max_connections=settings.max_connections,
+            admission=settings.admission,
             options=table_options,
             evict_after=settings.evict_after,
             max_idle_tables=settings.max_idle_tables,
@@ -300,11 +352,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         redoc_url=None,
     )
     creation_limit = CreationLimit(settings.tables_per_minute)
+    upload_limit = CreationLimit(settings.uploads_per_minute)
+    uploading = asyncio.Semaphore(UPLOADS_AT_ONCE)
     app.add_middleware(
         GuardMiddleware,
         allowed_origins=settings.allowed_origins,
         open_paths=frozenset({"/docs"} if settings.dev else ()),
         large_bodies={"/api/replays": MAX_UPLOAD_BYTES},
+        allowed_hosts=settings.allowed_hosts,
     )
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -406,19 +461,29 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             log.error("listing tables: %s", error.__cause__ or error)
             return _error(503, "the database did not answer; try again")
 
+    def too_many_tables(address: str) -> str | None:
+        """Why `address` may not open another table now (counting it if it may)."""
+        wait = creation_limit.wait_seconds(address)
+        if wait <= 0:
+            return None
+        return (
+            f"too many new tables from this address (at most {settings.tables_per_minute} a "
+            f"minute): try again in {math.ceil(wait)} s"
+        )
+
+    def limited(text: str) -> JSONResponse:
+        answer = _error(429, text)
+        seconds = re.search(r"in (\d+) s$", text)
+        if seconds:
+            answer.headers["Retry-After"] = seconds.group(1)
+        return answer
+
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
-        address = request.client.host if request.client else "unknown"
-        wait = creation_limit.wait_seconds(address)
-        if wait > 0:
-            seconds = math.ceil(wait)
-            answer = _error(
-                429,
-                f"too many new tables from this address (at most "
-                f"{settings.tables_per_minute} a minute): try again in {seconds} s",
-            )
-            answer.headers["Retry-After"] = str(seconds)
-            return answer
+        address = client_address(request)
+        refused = too_many_tables(address)
+        if refused is not None:
+            return limited(refused)
         body = await request.body()
         try:
             spec = CreateTable.model_validate_json(body)
@@ -463,7 +528,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except ValidationError as error:
             return _error(422, f"bad claim: {validation_text(error)}")
         try:
-            seat, token = await hub_of(request).claim(table_id, claim.invitation, claim.name)
+            table_id, seat, token = await hub_of(request).claim(
+                table_id, claim.invitation, claim.name
+            )
         except TableNotFound as error:
             return _error(404, str(error))
         except DatabaseDown as error:
@@ -471,7 +538,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except ClientError as error:
             return _error(403, str(error))
         url = f"/table/{table_id}"
-        return JSONResponse({"seat": seat, "token": token, "url": f"{url}#token={token}"})
+        return JSONResponse(
+            {"table": table_id, "seat": seat, "token": token, "url": f"{url}#token={token}"}
+        )
 
     def refusal(error: ClientError) -> JSONResponse:
         """The answer to a lookup that failed: unknown table, bad id, no database."""
@@ -599,17 +668,35 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.post("/api/replays")
     async def open_record(request: Request) -> Response:
         """Any spielwerk record, opened in the replay viewer: checked by replaying it; kept in
-        memory (the newest MAX_UPLOADS) under a random id."""
-        body = await request.body()
+        memory (the newest, within MAX_UPLOADS and MAX_UPLOAD_STEPS) under a random id. Each
+        address opens a few a minute; the server replays one at a time (a replay is Python
+        work that would otherwise crowd out the tables), so a body is read only once its
+        turn has come."""
+        wait = upload_limit.wait_seconds(client_address(request))
+        if wait > 0:
+            return limited(
+                f"too many records opened from this address (at most "
+                f"{settings.uploads_per_minute} a minute): try again in {math.ceil(wait)} s"
+            )
         try:
-            final = await hub_of(request)._in_thread(checked_record, body)
-        except ClientError as error:
-            return _error(400, str(error))
-        except (spielwerk.SpielwerkError, UnicodeDecodeError, ValueError) as error:
-            return _error(400, f"not a spielwerk record: {error}")
-        replay = await hub_of(request)._in_thread(
-            Replay, final, [None] * final.num_players, seats_of(final.num_players)
-        )
+            await asyncio.wait_for(uploading.acquire(), UPLOAD_QUEUE_SECONDS)
+        except TimeoutError:
+            answer = _error(503, "the server is opening other records: try again in a moment")
+            answer.headers["Retry-After"] = "5"
+            return answer
+        try:
+            body = await request.body()
+            try:
+                final = await hub_of(request)._in_thread(checked_record, body)
+            except ClientError as error:
+                return _error(400, str(error))
+            except (spielwerk.SpielwerkError, UnicodeDecodeError, ValueError) as error:
+                return _error(400, f"not a spielwerk record: {error}")
+            replay = await hub_of(request)._in_thread(
+                Replay, final, [None] * final.num_players, seats_of(final.num_players)
+            )
+        finally:
+            uploading.release()
         upload_id = request.app.state.replays.upload(replay)
         return JSONResponse({"id": upload_id, "url": f"/replay/{upload_id}"}, status_code=201)
 
@@ -641,6 +728,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             "status": "ok",
             "live_tables": len(hub.tables),
             "connections": hub.connections,
+            "spectators": hub.spectators,
             "tables_loaded": hub.loaded,
             "resuming": hub.resuming,
         }
@@ -667,13 +755,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     await session.fail("this seat token does not belong to this table", 4403)
                     return
             try:
-                connection = hub.join(table, seat, hello.lang)
+                connection = hub.join(table, seat, hello.lang, client_address(websocket))
             except ClientError as error:
                 await session.fail(str(error), 4429)
                 return
             try:
                 await session.send(welcome_message(table, seat))
-                await session.serve(hub, table, connection)
+                await session.serve(hub, table, connection, too_many_tables)
             finally:
                 hub.leave(table, connection)
         except WebSocketDisconnect:
@@ -689,6 +777,8 @@ class _Session:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
         self._recent: list[float] = []
+        self.too_many_tables: Callable[[str], str | None] = lambda address: None
+        """Why an address may not open another table now (a rematch), or None."""
 
     async def send(self, message: dict[str, Any]) -> None:
         text = json.dumps(message, separators=(",", ":"))
@@ -746,7 +836,14 @@ class _Session:
             return None
         return parsed
 
-    async def serve(self, hub: TableHub, table: LiveTable, connection: Connection) -> None:
+    async def serve(
+        self,
+        hub: TableHub,
+        table: LiveTable,
+        connection: Connection,
+        too_many_tables: Callable[[str], str | None],
+    ) -> None:
+        self.too_many_tables = too_many_tables
         sender = asyncio.create_task(self._push_states(table, connection))
         try:
             while True:
@@ -803,6 +900,13 @@ class _Session:
                 version = await hub.undo(table, seat, message.version)
                 await self.send(ok_message(ref, version))
             else:
+                # A new deal is a new table: it counts against the address's limit (a chain
+                # of rematches is no way round it); joining one started already does not.
+                if table.row.rematch is None:
+                    refused = self.too_many_tables(connection.address)
+                    if refused is not None:
+                        await self.error(refused, ref)
+                        return
                 rematch = await hub.rematch(table, seat)
                 await self.send({"type": "rematch", "ref": ref, "table": rematch})
         except ClientError as error:
@@ -813,6 +917,9 @@ class _Session:
             while True:
                 await connection.wake.wait()
                 connection.wake.clear()
+                if connection.closing is not None:  # the hub lets this connection go
+                    await self.fail(connection.closing[1], connection.closing[0])
+                    return
                 await self.send(state_message(table, connection))
         except (WebSocketDisconnect, OSError):  # the client has gone
             return

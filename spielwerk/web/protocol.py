@@ -19,6 +19,8 @@ table. docs/web.md describes every field.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
@@ -101,14 +103,48 @@ class ClaimSeat(_Strict):
     name: DisplayName | None = None
 
 
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+"""Characters Unicode counts as letters (or symbols) that show nothing: the Hangul fillers,
+the braille blank, the Mongolian vowel separator, the Khmer inherent vowels."""
+MAX_MARKS_IN_A_ROW = 3
+"""Combining marks on one letter (Vietnamese uses two, some scripts three; stacks of dozens
+draw over the names around it)."""
+RESERVED_WORDS = re.compile(
+    r"\b(bots?|roboter|seat\s*\d*|platz\s*\d*|spectators?|zuschauer(in|innen)?)\b",
+    re.IGNORECASE,
+)
+"""Words the pages use beside names (a bot's label, a seat's number, the spectators): a name
+made of them would pass for the page's own text."""
+BRACKETS = frozenset("()[]{}<>")
+"""The page marks your own seat "(you)" and a bot's level in brackets."""
+
+
 def display_name(text: str | None, seat: int) -> str:
     """The name shown for a seat: printable, one line, spaces collapsed; "Seat N" if none
-    (seats are counted from 1 where people read them)."""
+    (seats are counted from 1 where people read them). ValueError, with the reason, for a
+    name that shows nothing, stacks marks over its neighbours or passes for the page's own
+    words."""
     if text is None:
         return f"Seat {seat + 1}"
     cleaned = " ".join(text.split())
     if not cleaned or not cleaned.isprintable():
         raise ValueError("a name must be printable text (no control characters)")
+    if any(c in INVISIBLE_LETTERS for c in cleaned):
+        raise ValueError("a name must not contain characters that show nothing")
+    normal = unicodedata.normalize("NFKC", cleaned)
+    if not any(unicodedata.category(c)[0] in "LN" for c in normal):
+        raise ValueError("a name needs at least one visible letter or digit")
+    marks = 0
+    for c in normal:
+        marks = marks + 1 if unicodedata.category(c).startswith("M") else 0
+        if marks > MAX_MARKS_IN_A_ROW:
+            raise ValueError(f"a name may put at most {MAX_MARKS_IN_A_ROW} marks on a letter")
+    if any(c in BRACKETS for c in normal):
+        raise ValueError("a name must not contain brackets: the page uses them beside names")
+    if RESERVED_WORDS.search(normal):
+        raise ValueError(
+            "a name must not use the page's own words (bot, seat, spectator): choose another"
+        )
     return cleaned
 
 

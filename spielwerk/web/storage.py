@@ -45,7 +45,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, SQLAlchemyError
 
 DEFAULT_DB_URL = "sqlite:///spielwerk.db"
 """A SQLite file in the working directory: the embedded default."""
@@ -74,6 +74,10 @@ tables_table = Table(
     # When the last step was stored (the lobby calls a table idle that long "abandoned").
     # Added after the first release: NULL in older rows and in tables without a step.
     Column("last_step_at", Float, nullable=True),
+    # How many changes the table has had: every stored step and every step taken back adds
+    # one, so it only ever grows (a version a client saw is never reached again after an
+    # undo). Added after the first release: NULL in older rows means `steps`.
+    Column("revision", BigInteger, nullable=True),
 )
 
 seats_table = Table(
@@ -160,6 +164,8 @@ class TableRow:
     """The id of this table's rematch, once one was started."""
     last_step_at: float | None = None
     """When the last step was stored (None: no step yet, or a row from an older version)."""
+    revision: int = 0
+    """The table's changes so far (steps stored plus steps taken back): only ever grows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +178,10 @@ class StoredAction:
 class Storage:
     """Tables, seats and actions in one SQL database (SQLite or PostgreSQL)."""
 
-    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+    def __init__(self, url: str = DEFAULT_DB_URL, verify: bool = False) -> None:
+        """Open (and create) the database at `url`. `verify`: check a SQLite file's pages
+        first (`PRAGMA quick_check`) and raise ValueError if it is damaged, as a server does
+        at start-up rather than fail on every later read."""
         self.url = normalise_url(url)
         try:
             parsed = make_url(self.url)
@@ -190,11 +199,31 @@ class Storage:
             raise ValueError(f"not a database URL: {url!r} ({error})") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            if verify:
+                self._check_sqlite_file()
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def _check_sqlite_file(self) -> None:
+        """ValueError if SQLite finds damaged pages in the file (a file that is no database
+        at all fails on opening already)."""
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.execute(text("PRAGMA quick_check")).all()
+            problems = [str(row[0]) for row in rows]
+        except DatabaseError as error:  # too damaged to check at all
+            problems = [str(error.orig).splitlines()[0]]
+        if problems != ["ok"]:
+            where = self.engine.url.database or "the SQLite file"
+            shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+            self.engine.dispose()
+            raise ValueError(
+                f"the database file {where} is damaged (SQLite's quick_check: {shown}): "
+                "restore it from a backup, or move it away to start with an empty one"
+            )
 
     @contextmanager
     def _failing_as_storage_error(self, what: str) -> Iterator[None]:
@@ -228,6 +257,7 @@ class Storage:
                     created_at=time.time(),
                     finished=False,
                     steps=0,
+                    revision=0,
                     to_move=_json_or_none(to_move),
                     server_moves=server_moves,
                 )
@@ -256,15 +286,19 @@ class Storage:
         finished: bool,
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        revision: int | None = None,
     ) -> None:
         """Store `steps` (actor, action JSON) as actions `first_index`, `first_index + 1`, ...
-        in one transaction, with who is to move after them. Raises StepConflict, storing
-        nothing, if any index is taken by other steps, and StorageError, storing nothing, if
-        the database fails. Storing the same steps again is a success that changes nothing:
-        a write whose answer was lost (the database went away after it committed) can be
-        retried."""
+        in one transaction, with who is to move after them, on a table at `revision` (None:
+        one that never had a step taken back, whose revision is its step count); the
+        revision grows by one a step. Raises StepConflict, storing nothing, if any index is
+        taken by other steps or the table's revision is another, and StorageError, storing
+        nothing, if the database fails. Storing the same steps again is a success that
+        changes nothing: a write whose answer was lost (the database went away after it
+        committed) can be retried."""
         if not steps:
             return
+        before = first_index if revision is None else revision
         rows = [
             {
                 "table_id": table_id,
@@ -281,8 +315,10 @@ class Storage:
                     update(tables_table)
                     .where(tables_table.c.id == table_id)
                     .where(tables_table.c.steps == first_index)
+                    .where(_revision() == before)
                     .values(
                         steps=first_index + len(steps),
+                        revision=before + len(steps),
                         finished=finished,
                         to_move=_json_or_none(to_move),
                         server_moves=server_moves,
@@ -292,19 +328,22 @@ class Storage:
                 if done.rowcount != 1:
                     raise StepConflict(f"table {table_id} moved on before step {first_index}")
         except IntegrityError as error:  # the primary key: these steps are stored already
-            if self._stored_already(table_id, first_index, rows):
+            if self._stored_already(table_id, first_index, rows, before + len(steps)):
                 return
             raise StepConflict(f"step {first_index} of {table_id} is taken") from error
         except SQLAlchemyError as error:
             raise StorageError(f"could not store step {first_index} of {table_id}") from error
 
-    def _stored_already(self, table_id: str, first_index: int, rows: list[dict[str, Any]]) -> bool:
-        """True if exactly these steps are the last ones stored (by an earlier try)."""
+    def _stored_already(
+        self, table_id: str, first_index: int, rows: list[dict[str, Any]], revision: int
+    ) -> bool:
+        """True if exactly these steps are the last ones stored (by an earlier try), and
+        nothing changed since (the table is at the `revision` they led to)."""
         last = first_index + len(rows)
         with self._failing_as_storage_error("check stored steps"), self.engine.connect() as conn:
-            steps = conn.execute(
-                select(tables_table.c.steps).where(tables_table.c.id == table_id)
-            ).scalar_one_or_none()
+            found = conn.execute(
+                select(tables_table.c.steps, _revision()).where(tables_table.c.id == table_id)
+            ).first()
             stored = conn.execute(
                 select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
                 .where(actions_table.c.table_id == table_id)
@@ -312,7 +351,8 @@ class Storage:
                 .order_by(actions_table.c.idx)
             ).all()
         wanted = [(r["idx"], r["actor"], r["action"]) for r in rows]
-        return steps == last and [(r.idx, r.actor, r.action) for r in stored] == wanted
+        stored_rows = [(r.idx, r.actor, r.action) for r in stored]
+        return found is not None and tuple(found) == (last, revision) and stored_rows == wanted
 
     def take_back_step(
         self,
@@ -320,17 +360,23 @@ class Storage:
         steps: int,
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        revision: int | None = None,
     ) -> None:
-        """Remove the newest stored step (an undo) of a table that has `steps` steps, with who
-        is to move then. Raises StepConflict, changing nothing, if the table has moved on."""
+        """Remove the newest stored step (an undo) of a table that has `steps` steps and is
+        at `revision` (None: its step count), with who is to move then. The revision grows
+        by one: taking a step back is a change, never a return to an earlier version. Raises
+        StepConflict, changing nothing, if the table has moved on."""
+        before = steps if revision is None else revision
         try:
             with self.engine.begin() as conn:
                 done = conn.execute(
                     update(tables_table)
                     .where(tables_table.c.id == table_id)
                     .where(tables_table.c.steps == steps)
+                    .where(_revision() == before)
                     .values(
                         steps=steps - 1,
+                        revision=before + 1,
                         finished=False,
                         to_move=_json_or_none(to_move),
                         server_moves=server_moves,
@@ -349,13 +395,21 @@ class Storage:
 
     def set_rematch(self, table_id: str, rematch_id: str) -> str | None:
         """Name `rematch_id` this table's rematch unless one is named already: the rematch
-        the table has now (of two asking at once, the first wins), None if no such table."""
+        the table has now (of two asking at once, the first wins), None if no such table.
+        The invitations of seats nobody claimed move to the rematch (which was created with
+        them): an invitation opens a seat at one table only, never at both."""
         with self._failing_as_storage_error("start a rematch"), self.engine.begin() as conn:
-            conn.execute(
+            named = conn.execute(
                 update(tables_table)
                 .where(tables_table.c.id == table_id, tables_table.c.rematch.is_(None))
                 .values(rematch=rematch_id)
             )
+            if named.rowcount == 1:
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.table_id == table_id)
+                    .values(invite_hash=None)
+                )
             found = conn.execute(
                 select(tables_table.c.rematch).where(tables_table.c.id == table_id)
             ).scalar_one_or_none()
@@ -471,6 +525,11 @@ class Storage:
             return int(conn.execute(select(func.count()).select_from(tables_table)).scalar_one())
 
 
+def _revision() -> Any:
+    """The table's revision (rows from before revisions were stored: their step count)."""
+    return func.coalesce(tables_table.c.revision, tables_table.c.steps)
+
+
 def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
     return TableRow(
         id=row["id"],
@@ -486,6 +545,7 @@ def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
         seats=tuple(_seat_row(s) for s in seats),
         rematch=row["rematch"],
         last_step_at=float(row["last_step_at"]) if row["last_step_at"] is not None else None,
+        revision=int(row["revision"] if row["revision"] is not None else row["steps"]),
     )
 
 

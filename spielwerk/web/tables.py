@@ -44,6 +44,7 @@ from spielwerk.web.bots import (
 )
 from spielwerk.web.catalog import renderer_url, web_games
 from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.limits import Admission
 from spielwerk.web.logs import quoted
 from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import CreateTable, display_name
@@ -65,7 +66,15 @@ MOVED_ON = "the table changed elsewhere; reload the page"
 TROUBLE = "the server could not save — retrying"
 """What every page at a table shows while the server's own moves (bots, chance) wait for the
 database."""
+BOT_TROUBLE = "a bot could not decide — retrying"
+"""What every page at a table shows while a bot's worker fails (it is asked again: a bot's
+move is never made up)."""
 NOT_SAVED = "the database did not answer; nothing changed, try again"
+
+
+SPECTATOR_IDLE = "nothing happened at this table for a long time: reload the page to watch on"
+SPECTATOR_IDLE_CODE = 4410
+"""The close code of a spectator let go at a table where nothing happened for long."""
 
 
 class DatabaseDown(ClientError):
@@ -93,6 +102,8 @@ class NewTable:
     invitations: dict[int, str]
 
 
+MAX_REMATCH_HOPS = 64
+"""Rematches an invitation is followed through to the table it moved to."""
 MAX_CREATORS = 100_000
 """Tables whose creator the hub remembers (for fair bot turns), the newest."""
 
@@ -137,6 +148,10 @@ class Connection:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     devices: int = 1
     """Connections holding this seat, this one included (set by the hub)."""
+    address: str = ""
+    """The client's address (spectators are counted per address)."""
+    closing: tuple[int, str] | None = None
+    """Set by the hub to end this connection: (close code, reason); the sender closes it."""
 
 
 @dataclass(eq=False)
@@ -153,6 +168,9 @@ class LiveTable:
     """Set while the server's own next move could not be saved (TROUBLE)."""
     last_used: float = field(default_factory=time.monotonic)
     """When somebody last asked for it, acted or left (for evicting idle tables)."""
+    last_change: float = field(default_factory=time.monotonic)
+    """When its state last changed (a step, a step taken back): spectators of a table where
+    nothing happens for long are let go."""
     views: list[dict[str, Any]] | None = None
     """Every viewer's view of the present state (spectator first), for the narration of the
     next step; built when first needed."""
@@ -163,6 +181,10 @@ class LiveTable:
     """For every seat to move: the version at which its present decision began. An action
     chosen in an older version is stale (another tab of the seat acted, or the turn came
     round again)."""
+    revision: int = 0
+    """The table's version: one more for every stored step and every step taken back, so it
+    only ever grows (after an undo and another move the table is never at a version a
+    client saw before; `storage.py` keeps it with the table)."""
 
     @property
     def id(self) -> str:
@@ -170,7 +192,7 @@ class LiveTable:
 
     @property
     def version(self) -> int:
-        return len(self.state.history)
+        return self.revision
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -208,11 +230,13 @@ def deciders(state: State) -> list[int]:
     return [to_move] if to_move >= 0 else []
 
 
-def note_decisions(since: dict[int, int], before: Sequence[int], actor: int, state: State) -> None:
-    """After a step by `actor` (the seats `before` were to move): a seat to move now begins a
-    new decision if it was not to move before, or it just acted itself."""
+def note_decisions(
+    since: dict[int, int], before: Sequence[int], actor: int, state: State, version: int
+) -> None:
+    """After a step by `actor` that made the table's version `version` (the seats `before`
+    were to move): a seat to move now begins a new decision if it was not to move before,
+    or it just acted itself."""
     now = deciders(state)
-    version = len(state.history)
     for seat in now:
         if seat not in before or seat == actor:
             since[seat] = version
@@ -262,8 +286,7 @@ class TableHub:
         storage: Storage,
         bots: BotPool,
         bot_delay: float = 0.0,
-        max_connections_per_table: int = 64,
-        max_connections: int = 4096,
+        admission: Admission | None = None,
         options: TableOptions | None = None,
         evict_after: float = 60.0,
         max_idle_tables: int = 256,
@@ -274,9 +297,11 @@ class TableHub:
         self.options = options or TableOptions()
         self.bots = bots
         self.bot_delay = bot_delay
-        self.max_connections_per_table = max_connections_per_table
-        self.max_connections = max_connections
+        self.admission = admission or Admission()
         self.connections = 0
+        self.spectators = 0
+        self._spectators_of: dict[str, int] = {}
+        """Spectator connections per client address."""
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._db = ThreadPoolExecutor(
@@ -321,8 +346,17 @@ class TableHub:
             self.sweep()
 
     def sweep(self) -> int:
-        """Forget the tables idle for `evict_after` seconds; how many went."""
+        """Let go of spectators of tables where nothing happened for a long time, and forget
+        the tables idle for `evict_after` seconds; how many tables went."""
         now = time.monotonic()
+        idle_for = self.admission.spectator_idle
+        if idle_for > 0:
+            for table in self.tables.values():
+                if now - table.last_change >= idle_for:
+                    for connection in table.connections:
+                        if connection.seat is None and connection.closing is None:
+                            connection.closing = (SPECTATOR_IDLE_CODE, SPECTATOR_IDLE)
+                            connection.wake.set()
         stale = [
             t
             for t in self.tables.values()
@@ -492,6 +526,7 @@ class TableHub:
             table.row = dataclasses.replace(table.row, rematch=named or new_id)
             for connection in table.connections:
                 connection.wake.set()
+            await self._refresh_seats(table)  # its unused invitations moved to the rematch
             return table.row.rematch or new_id
 
     @staticmethod
@@ -502,34 +537,42 @@ class TableHub:
             raise ClientError(str(error)) from None
 
     # ------------------------------------------------------------------ seats
-    async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[int, str]:
+    async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[str, int, str]:
         """The first person to bring a seat's invitation claims the seat under `name`: the
-        seat and its fresh token (which nobody else ever sees). ClientError if the invitation
-        opens no seat of this table (it was used, or is not this table's)."""
+        table (the newest rematch of `table_id`, where an unused invitation moved), the seat
+        and its fresh token (which nobody else ever sees). ClientError if the invitation
+        opens no seat there (it was used, or is not this table's)."""
         if len(table_id) > 32:
             raise TableNotFound("no such table")
         token = secrets.token_urlsafe(24)
+        invite_hash = hash_token(invitation)
+        seat = None
         try:
             row = await self._in_db(self.storage.load_table, table_id)
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
-            invite_hash = hash_token(invitation)
+            for _ in range(MAX_REMATCH_HOPS):
+                if row.rematch is None or any(s.invite_hash == invite_hash for s in row.seats):
+                    break
+                newer = await self._in_db(self.storage.load_table, row.rematch)
+                if newer is None:
+                    break
+                row = newer
             seat_row = next((s for s in row.seats if s.invite_hash == invite_hash), None)
-            seat = None
             if seat_row is not None:
                 chosen = self._name(name, seat_row.seat)
                 seat = await self._in_db(
-                    self.storage.claim_seat, table_id, invite_hash, hash_token(token), chosen
+                    self.storage.claim_seat, row.id, invite_hash, hash_token(token), chosen
                 )
         except StorageError as error:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
             raise DatabaseDown("the database did not answer; try again") from None
         if seat is None:
             raise ClientError(NOT_INVITED)
-        table = self.tables.get(table_id)
+        table = self.tables.get(row.id)
         if table is not None:
             await self._refresh_seats(table)
-        return seat, token
+        return row.id, seat, token
 
     async def _refresh_seats(self, table: LiveTable) -> None:
         """Read the seats again (claimed here or by another server process); wake everybody
@@ -657,7 +700,9 @@ class TableHub:
             if version is not None and not (
                 table.decision_since.get(seat, 0) <= version <= table.version
             ):
-                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
+                raise ClientError(
+                    f"{STALE} (it was chosen at version {version}, now {table.version})"
+                )
             try:
                 action = state.game.action_from_json(payload)
                 state.clone().apply(action, player=seat)
@@ -692,7 +737,9 @@ class TableHub:
             if table.broken:
                 raise ClientError(table.broken)
             if version != table.version:
-                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
+                raise ClientError(
+                    f"{STALE} (it was chosen at version {version}, now {table.version})"
+                )
             rng = random.Random(derived_seed(table.row.chance_secret, "undo", table.version))
             reason = await self._in_thread(may_undo, table.state, seat, rng)
             if reason is not None:
@@ -707,12 +754,21 @@ class TableHub:
                 await self._in_db(
                     self.storage.take_back_step,
                     table.id,
-                    table.version,
+                    len(table.state.history),
                     deciders(earlier.state),
                     server_moves(table.row, earlier.state),
+                    table.revision,
                 )
+            revision = table.revision + 1
+            # The seat that took its move back decides anew; a seat that was deciding all
+            # along (a simultaneous pick) keeps the decision it began.
+            table.decision_since = {
+                s: table.decision_since[s] if s != seat and s in table.decision_since else revision
+                for s in deciders(earlier.state)
+            }
             table.state, table.log, table.views = earlier.state, earlier.log, earlier.views
-            table.decision_since = earlier.decision_since
+            table.revision = revision
+            table.last_change = time.monotonic()
             table.notice = {"kind": "undo", "seat": seat}
             for connection in table.connections:
                 connection.log_sent = min(connection.log_sent, len(table.log))
@@ -732,6 +788,7 @@ class TableHub:
         pending = list(moves)
         since = dict(table.decision_since)
         views = table.views if table.views is not None else all_views(work)
+        revision = table.revision
         while True:
             if pending:
                 actor, action = pending.pop(0)
@@ -743,20 +800,24 @@ class TableHub:
             before = deciders(work)
             line, views = narrated_step(work, views, action, actor)
             lines.append(line)
-            note_decisions(since, before, actor, work)
+            revision += 1
+            note_decisions(since, before, actor, work, revision)
             steps.append((actor, action.to_json()))
         if not steps:
             return
         await self._in_db(
             self.storage.append_actions,
             table.id,
-            table.version,
+            len(table.state.history),
             steps,
             work.to_move == TERMINAL,
             deciders(work),
             server_moves(table.row, work),
+            table.revision,
         )
         table.state = work
+        table.revision = revision
+        table.last_change = time.monotonic()
         table.views = views
         table.log.extend(lines)
         table.decision_since = since
@@ -771,9 +832,9 @@ class TableHub:
         log.error("table %s: %s", table.id, error)
         self._evict(table, force=True)
 
-    def _troubled(self, table: LiveTable) -> None:
-        if table.trouble is None:
-            table.trouble = TROUBLE
+    def _troubled(self, table: LiveTable, trouble: str = TROUBLE) -> None:
+        if table.trouble != trouble:
+            table.trouble = trouble
             for connection in table.connections:
                 connection.wake.set()
 
@@ -787,11 +848,14 @@ class TableHub:
     async def _drive(self, table: LiveTable) -> None:
         """Make the server's moves (chance events, bots' decisions) until a person (or nobody)
         is to move. A write the database refuses is tried again with back-off while every page
-        at the table shows TROUBLE; a bot's decision is kept meanwhile, not asked again. Any
-        other error is logged and retried too: the driver never stops on its own."""
+        at the table shows TROUBLE; a bot's decision is kept meanwhile, not asked again. A
+        decision is bound to the version it was made for: if the table moved on meanwhile (a
+        person acted or took a move back) it is dropped and made again for the new version.
+        A bot whose worker fails is asked again (BOT_TROUBLE), never replaced by a random
+        move. Any other error is logged and retried too: the driver never stops on its own."""
         backoff = Backoff()
-        decided: tuple[int, int, int | None] | None = None
-        """(version, seat, action id or None) of a bot's decision not stored yet."""
+        decided: tuple[int, int, int] | None = None
+        """(version, seat, action id) of a bot's decision not stored yet."""
         try:
             while not self._closed and not table.broken:
                 try:
@@ -810,19 +874,29 @@ class TableHub:
                             table.id, table.state, seat, spec, bot_seed, self.max_bot_seconds
                         )
                     if decided is None or decided[:2] != (version, seat):
+                        decided = None
                         if self.bot_delay > 0:
                             await asyncio.sleep(self.bot_delay)
-                        decided = (version, seat, await self._ask_bot(table, request))
+                            if table.version != version:
+                                continue  # a person acted or took back meanwhile
+                        chosen = await self._ask_bot(table, request)
+                        if chosen is None:
+                            self._troubled(table, BOT_TROUBLE)
+                            await asyncio.sleep(backoff.next())
+                            continue
+                        decided = (version, seat, chosen)
                     async with table.lock:
                         if table.version != version or table.broken:
                             decided = None
-                            continue  # a person decided at the same time: ask again
+                            continue  # made for a state the table has left: decide again
                         chosen = decided[2]
-                        legal = table.state.legal_ids(seat)
-                        if chosen not in legal:
-                            if chosen is not None:
-                                log.error("table %s: bot %s chose %r", table.id, spec, chosen)
-                            chosen = random.Random(bot_seed).choice(legal)
+                        if chosen not in table.state.legal_ids(seat):
+                            # A bot's bug: logged, and the bot asked again after a wait.
+                            log.error("table %s: bot %s chose %r", table.id, spec, chosen)
+                            decided = None
+                            self._troubled(table, BOT_TROUBLE)
+                            await asyncio.sleep(backoff.next())
+                            continue
                         await self._advance(table, [(seat, table.game.actions[chosen])])
                         decided = None
                         backoff.reset()
@@ -848,28 +922,52 @@ class TableHub:
             self._touch(table)  # idle from now on if nobody is connected
 
     async def _ask_bot(self, table: LiveTable, request: BotRequest) -> int | None:
-        """The bot's action id, or None if its worker failed (it then plays at random)."""
+        """The bot's action id, or None if its worker failed (it is asked again later)."""
         try:
             return await self.bots.choose(request, self._creators.get(table.id, table.id))
         except Exception:
-            log.exception("table %s: bot %s failed; it plays at random", table.id, request.spec)
+            log.exception("table %s: bot %s failed; asking again", table.id, request.spec)
             return None
 
     # ------------------------------------------------------------------ connections
-    def join(self, table: LiveTable, seat: int | None, lang: Lang = DEFAULT_LANG) -> Connection:
-        if len(table.connections) >= self.max_connections_per_table:
-            raise ClientError("this table has too many connections")
-        if self.connections >= self.max_connections:
-            raise ClientError("the server has too many connections; try again later")
+    def join(
+        self, table: LiveTable, seat: int | None, lang: Lang = DEFAULT_LANG, address: str = ""
+    ) -> Connection:
+        """A new connection at the table. A seat holder is always let in (up to
+        `devices_per_seat` devices at once): spectators never take a seat's place. Spectators
+        are capped per table, per client address and on the whole server."""
+        limits = self.admission
+        if seat is not None:
+            devices = sum(1 for c in table.connections if c.seat == seat)
+            if limits.devices_per_seat and devices >= limits.devices_per_seat:
+                raise ClientError(
+                    f"your seat is open on {devices} devices already: close one of them"
+                )
+        else:
+            watching = sum(1 for c in table.connections if c.seat is None)
+            if limits.spectators_per_table and watching >= limits.spectators_per_table:
+                raise ClientError("this table has as many spectators as it takes; try later")
+            if (
+                limits.spectators_per_address
+                and self._spectators_of.get(address, 0) >= limits.spectators_per_address
+            ):
+                raise ClientError(
+                    f"you watch {limits.spectators_per_address} tables already: close one"
+                )
+            if limits.max_spectators and self.spectators >= limits.max_spectators:
+                raise ClientError("the server has as many spectators as it takes; try later")
         if self.tables.get(table.id) is not table:
             # Forgotten while this connection was opening: live again, unless it was
             # forgotten because the database moved on (or a fresh copy took its place).
             if table.broken == MOVED_ON or table.id in self.tables:
                 raise ClientError(MOVED_ON)
             self.tables[table.id] = table
-        connection = Connection(seat, lang)
+        connection = Connection(seat, lang, address=address)
         table.connections.add(connection)
         self.connections += 1
+        if seat is None:
+            self.spectators += 1
+            self._spectators_of[address] = self._spectators_of.get(address, 0) + 1
         self._count_devices(table, seat)
         connection.wake.set()
         return connection
@@ -889,6 +987,13 @@ class TableHub:
         if connection in table.connections:
             table.connections.discard(connection)
             self.connections -= 1
+            if connection.seat is None:
+                self.spectators -= 1
+                left = self._spectators_of.get(connection.address, 1) - 1
+                if left:
+                    self._spectators_of[connection.address] = left
+                else:
+                    self._spectators_of.pop(connection.address, None)
             self._count_devices(table, connection.seat)
         self._touch(table)
 
@@ -961,7 +1066,7 @@ def table_summary(row: TableRow) -> dict[str, Any]:
 def live_summary(table: LiveTable) -> dict[str, Any]:
     """The summary of a table in memory (its newest state)."""
     entry = table_summary(table.row)
-    entry["steps"] = table.version
+    entry["steps"] = len(table.state.history)
     entry["finished"] = table.state.is_terminal()
     entry["to_move"] = deciders(table.state)
     return entry
@@ -974,21 +1079,22 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
     except Exception as error:
         raise ClientError(f"table {row.id} cannot be rebuilt: {error}") from None
     lines: list[LogLine] = []
-    table = LiveTable(row=row, game=game, state=state, log=lines)
-    table.decision_since = dict.fromkeys(deciders(state), 0)
+    table = LiveTable(row=row, game=game, state=state, log=lines, revision=row.revision)
     views = all_views(state)
     for stored in actions:
         try:
             action = game.action_from_json(stored.action)
-            before = deciders(state)
             line, views = narrated_step(state, views, action, stored.actor)
-            note_decisions(table.decision_since, before, stored.actor, state)
         except Exception as error:
             table.broken = f"this table's record stops replaying at step {stored.idx}: {error}"
             log.error("table %s: %s", row.id, table.broken)
             break
         lines.append(line)
     table.views = views
+    # Whoever is to move decides from the version the table is at now: an action a client
+    # chose before the table was rebuilt is looked at again (when the revisions in between
+    # were undos, nothing else tells which decisions they began).
+    table.decision_since = dict.fromkeys(deciders(state), table.revision)
     return table
 
 

@@ -44,6 +44,7 @@ def test_the_creator_gets_their_own_token_and_only_invitations_for_the_others(
     assert claimed.status_code == 200, claimed.text
     token = claimed.json()["token"]
     assert claimed.json() == {
+        "table": created["id"],
         "seat": 1,
         "token": token,
         "url": f"/table/{created['id']}#token={token}",

@@ -143,8 +143,8 @@ def test_a_whole_game_replays_from_the_database(db_url: str) -> None:
         new = await hub.create(_request("isolde", 3, claim=0))
         table_id = new.id
         assert new.token is not None and sorted(new.invitations) == [1, 2]
-        seat, token = await hub.claim(table_id, new.invitations[1], "Bea")
-        assert seat == 1
+        claimed_at, seat, token = await hub.claim(table_id, new.invitations[1], "Bea")
+        assert (claimed_at, seat) == (table_id, 1)
         await _play_random(hub, table_id, random.Random(3))
         live = await hub.get(table_id)
         played, played_log = live.state, [(line.actor, line.texts) for line in live.log]

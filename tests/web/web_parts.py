@@ -80,13 +80,23 @@ class Server:
         bot_tables_per_address: int = 0,  # ... many of them of bots only
         extra_args: Sequence[str] = (),
         evict_after: float = 1.0,  # idle tables leave memory soon: rebuilding gets exercised
+        per_address_limits: bool = False,  # every test client comes from 127.0.0.1
     ) -> None:
         self.db_url = db_url
+        unlimited = [
+            "--connections-per-address",
+            "0",
+            "--spectators-per-address",
+            "0",
+            "--uploads-per-minute",
+            "0",
+        ]
         self.extra_args = [
             "--evict-after",
             str(evict_after),
             "--bot-tables-per-address",
             str(bot_tables_per_address),
+            *([] if per_address_limits else unlimited),
             *extra_args,
         ]
         """More `spielwerk serve` options."""

@@ -41,6 +41,7 @@ const FINAL = {
   4400: t("table.final_4400"),
   4403: t("table.final_4403"),
   4404: t("table.final_4404"),
+  4410: t("table.final_4410"),   // a spectator let go: nothing happened at the table for long
 };
 
 // Seats are numbered from 1 on the page (the rules count from 0); a claimed seat shows its
@@ -440,6 +441,12 @@ function offerClaim() {
       return;
     }
     if (name) localStorage.setItem(NAME, name);
+    if (answer.table && answer.table !== tableId) {
+      // The invitation had moved on to the table's rematch: the seat is there.
+      rememberSeat(answer.seat, answer.token, answer.table);
+      location.assign(answer.url);
+      return;
+    }
     token = answer.token;
     rememberSeat(answer.seat, token);
     history.replaceState(null, "", `#token=${token}`);
