@@ -7,6 +7,8 @@
 #
 #   nice -n 19 bench/ladders.sh GAME GAMES [SEED] [JOBS]
 #
+# Run it again with a larger GAMES to extend a ladder (the games played are kept).
+#
 # The entrants: the game's three lower levels, its `best` candidates at equal time a decision
 # (the plain search and the shipped network's search at `best`'s old budget, or `best` itself
 # where it is the network's search) and the network's seat. ENTRANTS=a,b,c overrides them.
@@ -27,12 +29,14 @@ entrants=${ENTRANTS:-$default}
 players=$(.venv/bin/python -c "from spielwerk.bench.run import usual_players; print(usual_players('$game'))")
 mkdir -p "$out"
 start=$(date +%s)
+# A longer run of the same ladder resumes it: its report goes below the first one's.
+[ -f "$out/games.jsonl" ] || : >"$out/run.txt"
 {
     echo "command: spielwerk ladder $game --entrants $entrants -p $players -n $games --seed $seed --jobs $jobs --out $out"
     echo "machine: $(nproc)-core $(uname -m), $(python3 --version 2>&1), niceness $(nice); load before:"
     uptime
     echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- spielwerk || echo ' (with local changes)')"
-} >"$out/run.txt"
+} >>"$out/run.txt"
 "$bin" ladder "$game" --entrants "$entrants" -p "$players" -n "$games" --seed "$seed" \
     --jobs "$jobs" --out "$out" 2>/dev/null >>"$out/run.txt"
 { echo "wall time: $(($(date +%s) - start)) s; load after:"; uptime; } >>"$out/run.txt"

@@ -34,9 +34,13 @@ def ratings_text() -> str:
         ladder = json.loads(path.read_text(encoding="utf-8"))
         run = path.with_name("run.txt")
         command = ""
-        if run.is_file():
-            first = run.read_text(encoding="utf-8").splitlines()[0]
-            command = first.removeprefix("command: ")
+        if run.is_file():  # the last run of the ladder (a longer one extends the first)
+            commands = [
+                line.removeprefix("command: ")
+                for line in run.read_text(encoding="utf-8").splitlines()
+                if line.startswith("command: ")
+            ]
+            command = commands[-1] if commands else ""
         game = ladder["game"]
         lines += ["", f"[{game}]"]
         lines.append(f"ladder = {quoted(str(path.parent.relative_to(ROOT)))}")
