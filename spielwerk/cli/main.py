@@ -31,6 +31,7 @@ from rich.table import Table
 import spielwerk
 from spielwerk.agents import AgentSpecError, make_agent
 from spielwerk.agents.base import Agent
+from spielwerk.agents.strengths import bot_label
 from spielwerk.cli.renderers import game_text
 from spielwerk.cli.terminal import GameAbandoned, HumanAgent, Narrator
 from spielwerk.core.game import Game
@@ -397,6 +398,11 @@ def play(
         if record is not None and not record.parent.is_dir():
             raise UsageProblem(f"cannot write the record: no directory {str(record.parent)!r}")
         humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+        # Bots sit under a name and their level, as at a web table: "Ben (Hard bot)".
+        bots = [
+            None if spec == HUMAN else bot_label(loaded.name, spec, seat, chosen)
+            for seat, spec in enumerate(specs)
+        ]
         console = _console()
         narrator = Narrator(
             console,
@@ -404,13 +410,16 @@ def play(
             viewer=humans[0] if len(humans) == 1 else None,
             compact=not humans,
             lang=chosen,
+            seat_names=bots,
         )
         agents = build_agents(specs, loaded, seed, console, narrator, chosen)
 
     say = shared_texts().say
     labels = [
-        player_label(spec, chosen, you=len(humans) == 1 and seat == humans[0])
-        for seat, spec in enumerate(specs)
+        bot
+        if bot is not None
+        else player_label(spec, chosen, you=len(humans) == 1 and seat == humans[0])
+        for seat, (spec, bot) in enumerate(zip(specs, bots, strict=True))
     ]
     title = f"[bold]{escape(game_title(loaded.name, chosen))}[/bold]"
     console.print(say(chosen, "terminal.game_line", title=title, n=len(specs), seed=seed))

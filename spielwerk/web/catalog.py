@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import spielwerk
-from spielwerk.agents.strengths import lobby_levels
+from spielwerk.agents.strengths import bot_label, level_about, level_word, levels, technical
 from spielwerk.core.game import Game
 from spielwerk.core.i18n import (
     DEFAULT_LANG,
@@ -126,7 +126,28 @@ def game_info(name: str, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
             for spec in cls.option_specs
             if not spec.test_only
         ],
-        "bots": lobby_levels(cls.name),
+        "bots": bot_levels(cls.name, cls.max_players, lang),
+        "other_bots": {
+            kind: [bot_label(cls.name, kind, seat, lang) for seat in range(cls.max_players)]
+            for kind in ("random", "other")
+        },
         "renderer": renderer_url(cls.name),
         "rules_url": f"/rules/{cls.name}",
     }
+
+
+def bot_levels(name: str, max_players: int, lang: Lang) -> list[dict[str, Any]]:
+    """The four levels the lobby offers, weakest first (`spielwerk.agents.strengths`): the
+    seat spec a table stores, the level's word and one plain line in `lang`, the technical
+    side for a tooltip, and how a bot of that level is named in each seat at the table."""
+    return [
+        {
+            "spec": level.spec,
+            "level": level.key,
+            "label": level_word(level.key, lang),
+            "about": level_about(level.key, lang),
+            "tech": technical(level, lang),
+            "seats": [bot_label(name, level.spec, seat, lang) for seat in range(max_players)],
+        }
+        for level in levels(name)
+    ]

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import spielwerk
 from spielwerk.agents.heuristics import HEURISTICS
+from spielwerk.agents.strengths import BOT_NAMES
 from spielwerk.cli.main import app
 from spielwerk.core.conformance import play_on
 from spielwerk.games.witches import render
@@ -26,8 +27,19 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 CARD = re.compile(r"\b(?:" + "|".join(c.capitalize() for c in PARAMS.colours) + r") [1-9]\b")
 """A card as the terminal names it ("Red 7")."""
 # A log line of a play: the log's two-space indent, maybe after the human's prompt (a pipe does
-# not echo the typed answer). Choices ("  3) seat 1 plays ...") do not match.
-PLAY_LINE = re.compile(r"^(?:.*your choice \(.*?\): )?  seat (\d+) plays (\S+ \d)$", re.M)
+# not echo the typed answer); the human's seat as "seat 1", a bot by its name ("Ben (random
+# bot)": the second seat). Choices ("  3) seat 1 plays ...") do not match.
+PLAY_LINE = re.compile(
+    r"^(?:.*your choice \(.*?\): )?  (seat \d+|\w+ \(random bot\)) plays (\S+ \d)$", re.M
+)
+
+
+def seat_of(who: str) -> int:
+    """The seat (from 0) of a log line's player: "seat 1", or a bot's name (the first seat's
+    is Anna)."""
+    if who.startswith("seat "):
+        return int(who.split()[1]) - 1
+    return BOT_NAMES.index(who.split()[0])
 
 
 def card_id(shown: str) -> str:
@@ -296,7 +308,7 @@ def test_human_plays_a_full_game_from_stdin_and_sees_only_its_cards(tmp_path: Pa
 
     # The log shows every play, in order, as the record has them.
     matches = list(PLAY_LINE.finditer(out))
-    assert [(int(m.group(1)) - 1, card_id(m.group(2))) for m in matches] == facts.plays
+    assert [(seat_of(m.group(1)), card_id(m.group(2))) for m in matches] == facts.plays
 
     # Before play j is shown, the screen names no card seat 0 could not know by then.
     starts = [0, *(m.end() for m in matches)]

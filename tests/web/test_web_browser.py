@@ -278,7 +278,7 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     lobby.page.select_option("#players", "4")
     lobby.page.select_option("#seat-0", "human")
     lobby.page.select_option("#seat-1", "bot:heuristic")
-    lobby.page.select_option("#seat-2", "bot:random")
+    lobby.page.select_option("#seat-2", "bot:mcts:1000")
     lobby.page.select_option("#seat-3", "bot:mcts:300")
     lobby.page.click("#create")
     links = lobby.page.locator("#created a.play-link")
@@ -307,17 +307,23 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     assert href == f"/api/tables/{table_id}/record"
     assert spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).is_terminal()
     lines = table.log_lines()
+    # The bots' moves arrived live, under each bot's name and level ("Ben (Easy bot)").
+    levels = httpx.get(f"{server.base}/api/games/witches", timeout=60).json()["bots"]
+    by_spec = {level["spec"]: level["seats"] for level in levels}
+    bots = {1: by_spec["heuristic"][1], 2: by_spec["mcts:1000"][2], 3: by_spec["mcts:300"][3]}
+    assert re.fullmatch(r"Ben \((Easy|Medium|Hard|Strongest) bot\)", bots[1])
     # The deal is one line naming this seat's own cards, never a card dealt to another.
     hand = re.compile(r"Cards are dealt: 6 to each seat; your hand: (?:[A-Z][a-z]+ \d(?:, )?){6}")
     assert hand.fullmatch(lines[0]), lines[:3]
-    others_draw = re.compile(r"Seat [234] \([^)]*\) (is dealt|draws) [A-Z][a-z]+ \d")
+    others = "|".join(re.escape(name) for name in bots.values())
+    others_draw = re.compile(rf"(?:{others}) (is dealt|draws) [A-Z][a-z]+ \d")
     assert not any(others_draw.fullmatch(part) for line in lines for part in line.split("; "))
-    # One line per trick: its cards as played (the bots' among them, named by seat from 1 and
-    # level), who took it with how many points, the trump, and the card this seat drew.
+    # One line per trick: its cards as played (the bots' among them, by name and level), who
+    # took it with how many points, the trump, and the card this seat drew.
     final = spielwerk.replay(httpx.get(server.base + href, timeout=60).json()).view(None)
     tricks = [line for line in lines if line.startswith("Trick ")]
     assert len(tricks) == len(final["tricks"]) > 0
-    assert any("Seat 2 (bot heuristic) " in line for line in tricks)
+    assert any(f"{bots[1]} " in line for line in tricks)
 
     def named(card: str) -> str:
         colour, value = card.split("-")
@@ -326,8 +332,7 @@ def test_witches_one_human_three_bots_played_to_the_end_by_clicking(
     for number, (line, trick) in enumerate(zip(tricks, final["tricks"], strict=True), 1):
         points = sum(int(c.split("-")[1]) for c in trick["cards"])
         points -= int(trick["new_trump"].split("-")[1]) if trick["new_trump"] else 0
-        seat = {0: "Seat 1 (you)", 1: "Seat 2 (bot heuristic)"}
-        seat |= {p: f"Seat {p + 1} (bot {s})" for p, s in {2: "random", 3: "mcts:300"}.items()}
+        seat = {0: "Seat 1 (you)"} | bots
         played = zip(trick["players"], trick["cards"], strict=True)
         plays = ", ".join(f"{seat[p]} {named(c)}" for p, c in played)
         assert line.startswith(f"Trick {number}: {plays} → {seat[trick['winner']]} takes "), line

@@ -177,7 +177,8 @@ export function faceCard({ title = "", big = "", footer = "", colour = "#444", c
 
 /** The name of a seat as a coloured chip. */
 export function seatChip(p, seatName) {
-  return h("span", { class: "seat-chip", "data-mark": String(p + 1), "data-shape": seatShape(p), style: { "--seat": seatColour(p), "--seat-ink": seatInk(p) }, text: seatName(p) });
+  const title = seatName.title ? seatName.title(p) : null;   // a bot's spec, for the curious
+  return h("span", { class: "seat-chip", "data-mark": String(p + 1), "data-shape": seatShape(p), title, style: { "--seat": seatColour(p), "--seat-ink": seatInk(p) }, text: seatName(p) });
 }
 
 /** The game's own words in the page's language (`texts` of /api/games/<game>?lang=, from the

@@ -6,17 +6,32 @@ import { t } from "/static/i18n.js";
 const SEAT_KEYS = new Set(["seat", "winner", "victim", "seats"]);
 const isSeatKey = (key) => SEAT_KEYS.has(key) || key.endsWith("_seat");
 
+/** A bot's seat as the game names it ("Ben (Hard bot)", „Ben (schwerer Bot)“) and, for a
+ * tooltip, what it is technically (its seat spec and rating). `info` is the game's entry of
+ * /api/games: its four levels name each seat; any other spec is a "bot" (or "random bot"). */
+export function botSeat(info, spec, seat) {
+  const level = info && (info.bots || []).find((b) => b.spec === spec);
+  if (level) return { text: level.seats[seat], title: level.tech };
+  const other = info && info.other_bots && info.other_bots[spec === "random" ? "random" : "other"];
+  // A random bot's name says all there is ("Clara (random bot)"); another spec is technical.
+  return { text: other ? other[seat] : t("seat.n", { n: seat + 1 }), title: spec === "random" ? null : spec };
+}
+
 /** Names for the seats of a table as one viewer sees them. `names()` gives the seats' display
- * names now (they change while people claim seats). */
-export function seatNamer(seats, names, viewer) {
+ * names now (they change while people claim seats); `info` (the game's /api/games entry)
+ * names the bots. */
+export function seatNamer(seats, names, viewer, info = null) {
+  const bot = (p) => (seats && seats[p] && seats[p].kind === "bot" ? botSeat(info, seats[p].bot, p) : null);
   /** A seat in a label or a panel: your own is "You". */
   const seatName = (p) => {
     const seat = seats && seats[p];
     const name = names()[p] || (seat && seat.name);
     let label = name || t("seat.n", { n: p + 1 });
-    if (seat && seat.kind === "bot") label = t("seat.bot", { n: p + 1, bot: seat.bot });
+    if (bot(p)) label = bot(p).text;
     return p === viewer ? (name ? t("seat.name_you", { name }) : t("seat.you")) : label;
   };
+  /** What a seat's name stands for, as a tooltip: a bot's spec and rating (else null). */
+  seatName.title = (p) => (bot(p) ? bot(p).title : null);
   /** A seat as the subject of a log line: your own is "Ada (you)", not "You" ("You plays"). */
   const logName = (p) => {
     if (p !== viewer) return seatName(p);
@@ -62,10 +77,15 @@ export function eventMarks(ev) {
 }
 
 /** Every seat panel a renderer drew (`.seat[data-seat]`) in its seat's colour, the same colour
- * as the seat's pieces on the board and its lines in the log. */
-export function colourSeats(root) {
+ * as the seat's pieces on the board and its lines in the log; a bot's panel heading carries
+ * what the bot is technically as a tooltip (`seatName.title`). */
+export function colourSeats(root, seatName = null) {
   for (const node of root.querySelectorAll(".seat[data-seat]")) {
-    node.style.setProperty("--seat", seatColour(Number(node.dataset.seat)));
+    const p = Number(node.dataset.seat);
+    node.style.setProperty("--seat", seatColour(p));
+    const title = seatName && seatName.title ? seatName.title(p) : null;
+    const heading = node.querySelector("h3");
+    if (title && heading) heading.title = title;
   }
 }
 

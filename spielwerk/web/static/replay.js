@@ -72,7 +72,7 @@ function query() {
 
 function names() {
   const seats = meta.seats.map((s, p) => ({ ...s, name: meta.names[p] }));
-  return seatNamer(seats, () => meta.names, viewer);
+  return seatNamer(seats, () => meta.names, viewer, info);
 }
 
 async function go(target) {
@@ -123,7 +123,7 @@ function draw() {
     drawn = { node: h("p", { class: "toast", text: t("page.board_error", { error }) }) };
   }
   el("board").replaceChildren(drawn.node);
-  colourSeats(el("board"));
+  colourSeats(el("board"), seatName);
   if (line) {
     for (const ev of line.events || []) {
       for (const mark of eventMarks(ev)) for (const node of el("board").querySelectorAll(mark)) node.classList.add("flash");

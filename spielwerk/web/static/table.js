@@ -4,7 +4,7 @@
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
-import { seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { botSeat, seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 import { chatPanel } from "/static/chat.js";
 import { presencePanel } from "/static/presence.js";
 
@@ -48,8 +48,9 @@ const FINAL = {
 
 // Seats are numbered from 1 on the page (the rules count from 0); a claimed seat shows its
 // player's name, a bot its level, your own seat "(you)".
-const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat);
+const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat, info);
 const seatName = (p) => namer().seatName(p);
+seatName.title = (p) => namer().seatName.title(p);    // a bot's spec and rating, as a tooltip
 const chat = chatPanel(el("chat-panel"), { send: (m) => send(m), seatName: (p) => seatName(p), tableId });
 const presence = presencePanel(el("presence-panel"), { send: (m) => send(m), seatName: (p) => seatName(p) });
 const logName = (p) => namer().logName(p);
@@ -429,7 +430,7 @@ function render() {
   }
   handled = drawn.handled || new Set();
   ui.board.replaceChildren(drawn.node);
-  colourSeats(ui.board);
+  colourSeats(ui.board, seatName);
   applyFlashes();
   renderActions();
   keepFocus();
@@ -491,6 +492,7 @@ async function offerClaim() {
   }));
   ui.status.textContent = t("table.take_seat_status");
   ui.claim.hidden = false;
+  listClaimSeats();
   el("claim-name").value = localStorage.getItem(NAME) || "";
   el("claim-name").focus();
   ui.claim.addEventListener("submit", async (event) => {
@@ -517,6 +519,18 @@ async function offerClaim() {
     ui.claim.hidden = true;
     connect();
   });
+}
+
+/** Who sits at the table one is invited to: the players by name, the bots by their level. */
+async function listClaimSeats() {
+  const summary = await fetch(`/api/tables/${encodeURIComponent(tableId)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  if (!summary) return;
+  const game = await fetch(`/api/games/${encodeURIComponent(summary.game)}?lang=${encodeURIComponent(lang)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  el("claim-seats").replaceChildren(...summary.seats.map((s) => {
+    const bot = s.kind === "bot" ? botSeat(game, s.bot, s.seat) : null;
+    const who = bot ? bot.text : s.claimed ? (s.name || t("lobby.a_player")) : t("lobby.open_seat");
+    return h("li", { "data-seat": s.seat, title: bot ? bot.title : null, text: t("lobby.seat_chip", { n: s.seat + 1, who, mine: "" }) });
+  }));
 }
 
 // ---------------------------------------------------------------- turn notice
