@@ -1,6 +1,5 @@
-"""The `spielwerk` command: list, rules, play, replay, simulate, train, ladder, balance, bench,
-scenario
-check.
+"""The `spielwerk` command: list, rules, play, replay, review, simulate, train, ladder, balance,
+bench, scenario check.
 
 Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
 end with exactly one line on stderr and exit code 2, never a traceback.
@@ -490,6 +489,52 @@ def replay(
         print_result(console, state, lang=chosen)
     else:
         console.print(say(chosen, "terminal.record_ends_early"))
+
+
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="a finished game's record (JSON)")],
+    seat: Annotated[int, typer.Option("--seat", help="the seat to review, from 1")],
+    out: Annotated[
+        Path | None,
+        typer.Option(help="also write the review (JSON) and its chart (PNG) into this directory"),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="seed of the review's own randomness")] = 0,
+    hindsight: Annotated[
+        bool,
+        typer.Option(
+            "--hindsight",
+            help="add each move's chance with every hidden card open (games with a compiled "
+            "search; twice the time)",
+        ),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
+    """Judge every decision of one seat in a finished game: each move's winning chance from
+    what that seat knew, the drop from the best move, and inaccuracies, mistakes, blunders."""
+    from spielwerk.cli.review import print_review, review_with_progress, write_review
+    from spielwerk.review.words import say
+
+    with _user_errors():
+        chosen = choose_lang(lang)
+        if out is not None and out.exists() and not out.is_dir():
+            raise UsageProblem(f"--out {str(out)!r} is a file, not a directory")
+        if not 0 <= seed < 2**63:
+            raise UsageProblem("--seed must be 0 to 2**63 - 1")
+        state = spielwerk.load_record(file.read_text(encoding="utf-8"))
+        if not 1 <= seat <= state.num_players:
+            raise UsageProblem(
+                f"--seat must be a seat of this game: 1 to {state.num_players}, not {seat}"
+            )
+        reviewed = review_with_progress(state, seat - 1, seed, chosen, hindsight)
+        console = _console()
+        print_review(console, reviewed, chosen)
+        if hindsight and not reviewed.hindsight:
+            console.print(escape(say(chosen, "hindsight.unavailable")))
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            data, chart = write_review(reviewed, out, chosen)
+            console.print(escape(say(chosen, "written", json=str(data), chart=str(chart))))
 
 
 def walk(console: Console, final: State, seat: int | None, lang: Lang = "en") -> None:

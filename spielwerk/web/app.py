@@ -55,11 +55,13 @@ from spielwerk.web.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
     Act,
+    AnyMessage,
     Chat,
     ClaimSeat,
     CreateTable,
     HandOver,
     Hello,
+    Hint,
     Ping,
     Rematch,
     Undo,
@@ -68,6 +70,8 @@ from spielwerk.web.protocol import (
     validation_text,
 )
 from spielwerk.web.replays import MAX_UPLOAD_BYTES, Replay, Replays, seats_of
+from spielwerk.web.review import ReviewService, hint_over_socket
+from spielwerk.web.review import router as review_router
 from spielwerk.web.rules import rules_page_html
 from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
@@ -352,6 +356,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             limits["tables"] = SharedLimit("tables", settings.tables_per_minute, storage)
             limits["uploads"] = SharedLimit("uploads", settings.uploads_per_minute, storage)
         app.state.replays = Replays()
+        app.state.reviews = ReviewService(hub)
         hub.start_sweeping()
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
         hub.resuming = True  # from the first request on: /healthz says so until it is done
@@ -405,6 +410,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         allowed_hosts=settings.allowed_hosts,
     )
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(review_router)  # the game review and the hints
 
     def hub_of(request: Request | WebSocket) -> TableHub:
         hub: TableHub = request.app.state.hub
@@ -538,6 +544,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return _error(429, str(error))
         except ClientError as error:
             return _error(400, str(error))
+        await request.app.state.reviews.note_new_table(new.id, spec.hints, new.seat)
         url = f"/table/{new.id}"
 
         def seat_answer(seat: int, kind: str, bot: str | None) -> dict[str, Any]:
@@ -630,6 +637,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return _error(409, "the record is published when the game is over")
         record = table.state.to_record()
         record["options"] = dict(table.row.options)  # a scenario's name, never a server path
+        hints = await request.app.state.reviews.marks(table)  # the moves played after a hint
+        if hints:
+            record["hints"] = hints
         return JSONResponse(
             record,
             headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'},
@@ -878,7 +888,7 @@ class _Session:
             return None
         return str(text)
 
-    def parse(self, text: str) -> Hello | Act | Undo | Rematch | Ping | Chat | HandOver | str:
+    def parse(self, text: str) -> AnyMessage | str:
         """The message, or the reason it is refused."""
         try:
             return CLIENT_MESSAGE.validate_json(text)
@@ -929,6 +939,10 @@ class _Session:
                     await self._chat(hub, table, connection, parsed)
                 elif isinstance(parsed, HandOver):
                     await self._hand_over(hub, table, connection, parsed)
+                elif isinstance(parsed, Hint):  # answered on this connection only
+                    reviews = self.websocket.app.state.reviews
+                    seat, lang = connection.seat, connection.lang
+                    await hint_over_socket(reviews, table, seat, lang, parsed, self.send)
                 else:
                     await self._act(hub, table, connection, parsed)
         finally:

@@ -12,6 +12,8 @@ Websocket messages from a browser (JSON objects, at most `MAX_MESSAGE_BYTES`):
   {"type": "rematch"}                     after the end: start (or join) the table's rematch;
                                           answered with {"type": "rematch", "table": id}
   {"type": "ping"}                        answered with {"type": "pong"}
+  {"type": "hint", "version": n}          the best moves of the seat's decision now, where
+                                          hints are allowed (`spielwerk.web.review`)
 The server answers with "welcome", "state" (view, legal actions, new log lines), "ok" (an
 action was stored), "pong" and {"type": "error", "message": ..., "code": ...}; an error never
 changes the table. docs/web.md describes every field.
@@ -105,12 +107,18 @@ class HandOver(_Strict):
     ref: Annotated[int, Field(ge=0, le=2**31)] | None = None
 
 
-ClientMessage = Annotated[
-    Hello | Act | Undo | Rematch | Ping | Chat | HandOver, Field(discriminator="type")
-]
-CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Rematch | Ping | Chat | HandOver] = TypeAdapter(
-    ClientMessage
-)
+class Hint(_Strict):
+    """Ask for the best moves of this seat's decision now (`spielwerk.web.review`)."""
+
+    type: Literal["hint"]
+    version: Annotated[int, Field(ge=0, le=2**31)]
+    seat: Annotated[int, Field(ge=0, le=MAX_SEATS)] | None = None
+    ref: Annotated[int, Field(ge=0, le=2**31)] | None = None
+
+
+AnyMessage = Hello | Act | Undo | Rematch | Ping | Chat | HandOver | Hint
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 
 
 class SeatRequest(_Strict):
@@ -136,6 +144,8 @@ class CreateTable(_Strict):
     move_clock: Literal[0, 30, 60, 180, 600] = 0
     """Seconds a person has for a move (0: no clock); when they run out, a bot makes that
     move for them."""
+    hints: bool = False
+    """Hints allowed at this table once every person agreed (`spielwerk.web.review`)."""
 
 
 class ClaimSeat(_Strict):

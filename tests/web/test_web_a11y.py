@@ -84,6 +84,16 @@ def violations_at_both_widths(page: Any, source: str) -> dict[str, list[str]]:
     return found
 
 
+def findings(found: dict[str, dict[str, list[str]]]) -> list[str]:
+    """The findings of several moments (`found[when][width]`), one line each."""
+    return [
+        f"{when} at {width}: {line}"
+        for when, widths in found.items()
+        for width, lines in widths.items()
+        for line in lines
+    ]
+
+
 @pytest.mark.parametrize("width", sorted(WIDTHS))
 @pytest.mark.parametrize("lang", sorted(LANGS))
 def test_the_lobby_has_no_serious_accessibility_violation(
@@ -151,13 +161,7 @@ def test_every_table_page_has_no_serious_accessibility_violation(
         page.page.wait_for_function("() => document.body.dataset.step !== undefined")
         assert page.page.evaluate("() => document.documentElement.lang") == lang
         found["replay"] = violations_at_both_widths(page.page, axe_source)
-        failures = [
-            f"{when} at {width}: {line}"
-            for when, widths in found.items()
-            for width, lines in widths.items()
-            for line in lines
-        ]
-        assert failures == [], "\n".join(failures)
+        assert findings(found) == [], "\n".join(findings(found))
         assert page.errors == []
     finally:
         page.page.close()

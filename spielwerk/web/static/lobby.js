@@ -105,6 +105,7 @@ async function createTable(event) {
   const request = {
     game: el("game").value, options, seats,
     move_clock: Number(el("move-clock").value), spectator_chat: el("spectator-chat").checked,
+    hints: el("allow-hints").checked,
   };
   const mine = seats.findIndex((s) => s.kind === "human");
   if (mine >= 0) request.claim = mine;    // the creator plays the first human seat

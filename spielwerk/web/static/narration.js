@@ -122,7 +122,7 @@ export function logItem(entry, { nameSeats, words, mine }) {
   const actor = actors.size === 1 ? lines[0].actor : null;
   const bySeat = typeof actor === "number";
   const cls = [bySeat && mine(actor) ? "mine" : null, bySeat ? "by-seat" : null].filter(Boolean).join(" ") || null;
-  return h("li", { class: cls, value: lines[0].i + 1, "data-i": lines.at(-1).i, style: bySeat ? { "--seat": seatColour(actor) } : null },
+  return h("li", { class: cls, value: lines[0].i + 1, "data-from": lines[0].i, "data-i": lines.at(-1).i, style: bySeat ? { "--seat": seatColour(actor) } : null },
     h("span", { class: "line", text }),
     events.map((ev) => h("span", { class: "event", "data-event": ev.key, text: words(ev) })));
 }

@@ -6,6 +6,7 @@ import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
 import { seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 import { chatLineNode } from "/static/chat.js";
+import { createReview } from "/static/review.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 const api = parts[0] === "table"
@@ -23,6 +24,13 @@ let viewer = /^\d+$/.test(fragment.get("seat") || "") ? Number(fragment.get("sea
 let step = 0;
 let shown = null;          // the step message drawn now
 let loading = 0;           // the newest step asked for (answers to older requests are dropped)
+
+// The Review panel (a table's replay only): the viewer's seat's review, its marks on the log.
+const review = createReview({
+  panel: el("review"), tableId: parts[0] === "table" ? parts[1] : null,
+  go: (target) => go(target).catch((e) => fail(String(e.message || e))), names: () => names(), lang,
+});
+review.onChange(() => { if (shown) draw(); });
 
 function fail(text) {
   el("toast").textContent = text;
@@ -61,6 +69,7 @@ async function load() {
     ...meta.seats.map((s) => h("option", { value: String(s.seat), text: seatName(s.seat) })));
   select.value = viewer === null ? "" : String(viewer);
   el("slider").max = String(meta.steps);
+  review.view(viewer);
   const wanted = fragment.has("step") ? Number(fragment.get("step")) : meta.steps;
   await go(Math.min(Math.max(0, wanted), meta.steps));
 }
@@ -102,9 +111,10 @@ function draw() {
     : movers.length ? t("page.to_move", { seats: movers.map((p) => seatName(p)).join(", ") })
       : next ? t("replay.next", { text: nameSeats(next.text) }) : "";
   el("result").hidden = !shown.result;
-  if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words));
+  if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words), review.resultNode() || "");
   const lines = meta.log.slice(0, step);
   el("log").replaceChildren(...foldLog(lines).map((entry) => logItem(entry, { nameSeats, words, mine: (actor) => actor === viewer })));
+  review.decorate(el("log"));
   el("log").scrollTop = el("log").scrollHeight;
   // The table's chat as it stood at this step (a finished table's; a record file has none).
   const said = (meta.chat || []).filter((c) => c.step <= step);
@@ -147,4 +157,4 @@ document.addEventListener("keydown", (event) => {
   if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
 });
 
-load().catch((e) => fail(String(e.message || e)));
+load().then(() => review.loadHints()).catch((e) => fail(String(e.message || e)));

@@ -7,6 +7,7 @@ import { t, lang } from "/static/i18n.js";
 import { botSeat, seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 import { chatPanel } from "/static/chat.js";
 import { presencePanel } from "/static/presence.js";
+import { createHints } from "/static/hints.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -63,6 +64,9 @@ function refusalText(message) {
   const text = t(key);
   return text === key ? t("error.refused") : text;
 }
+
+const hints = createHints({ panel: el("hints"), tableId, token: () => token, send: (m) => send(m), nameSeats, seatName });
+hints.onUsed(() => { if (latest && renderer) render(); });
 
 function showToast(text) {
   ui.toast.textContent = text;
@@ -212,6 +216,7 @@ async function onMessage(message) {
     ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
     chat.welcome(message);
     presence.welcome(message);
+    hints.welcome(mySeat);
     if (!renderer) {
       [renderer, info] = await Promise.all([
         import(table.renderer),
@@ -238,9 +243,12 @@ async function onMessage(message) {
     document.body.dataset.over = String(message.over);
     presence.update(message);
     chat.redraw();
+    hints.state(message);
     if (renderer) render();
   } else if (message.type === "chat") {
     chat.add(message.lines);
+  } else if (hints.message(message)) {
+    // a hint for this seat: the hints panel shows it
   } else if (message.type === "ok") {
     if (message.ref !== sentRef) return;
     if (latest && latest.version >= message.version) {
@@ -363,6 +371,7 @@ function renderResult() {
       : null;
   ui.result.replaceChildren(...[
     ...resultNodes(result, latest.explanation, seatName, words),
+    hints.resultNode(),
     again,
     h("p", {},
       h("a", { id: "replay", href: `/table/${encodeURIComponent(tableId)}/replay${mySeat === null ? "" : `#seat=${mySeat}`}`, text: t("table.watch_replay") }),

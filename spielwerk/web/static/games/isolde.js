@@ -4,6 +4,7 @@
 // (Isolde's reward, the advanced start player's "on top"). Every word comes from the game's
 // texts.toml in the page's language (`ctx.say`).
 import { h, s, legalControls, seatMarker, seatChip, faceCard, cardBack } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 const TYPE_COLOURS = {
   isolde: "#b0307f", combat: "#c0392b", studies: "#11808f", king: "#b7860b",
@@ -147,9 +148,10 @@ function privateArea(view, ctx, control) {
 export function piece(name, args, ctx) {
   const { say, view } = ctx;
   const none = () => null;
+  const seatName = (p) => t("seat.n", { n: p + 1 });   // no table here: seats by number
   if (name === "card") return card(say, args[0], "card big");
-  if (name === "board") return boardsPanel({ ...view, boards: view.boards.filter((b) => b.board === args[0]) }, none, say);
-  if (name === "boards") return boardsPanel(view, none, say);
+  if (name === "board") return boardsPanel({ ...view, boards: view.boards.filter((b) => b.board === args[0]) }, none, say, seatName);
+  if (name === "boards") return boardsPanel(view, none, say, seatName);
   return null;
 }
 
