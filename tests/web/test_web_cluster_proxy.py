@@ -23,6 +23,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.protocol import State
 
 import spielwerk
+from spielwerk.web.loadtest import run_load
 from spielwerk.web.local_cluster import LocalCluster, MissingPart
 from spielwerk.web.storage import Storage
 
@@ -175,3 +176,38 @@ def test_per_address_limits_hold_for_the_whole_site() -> None:
         assert open_now == 10 and refused == 4, (open_now, refused)
     finally:
         cluster.stop()
+
+
+def test_the_load_test_drives_the_site_through_the_proxy_and_across_processes(
+    site: LocalCluster,
+) -> None:
+    """`python -m spielwerk.web.loadtest --processes 2 --spread` in small: 8 Witches tables of 3
+    people, the seats of each table spread over both processes. Every game ends, every move
+    is answered, the only refusals are moves chosen before another seat's move arrived, the
+    database holds exactly the moves answered, and the fan-out across processes is measured."""
+    assert site.proxy is not None
+    report = asyncio.run(
+        run_load(
+            site.url,
+            tables=8,
+            seats=3,
+            game="witches",
+            seed=4,
+            seat_urls=[server.base for server in site.servers],
+        )
+    )
+    assert report.games_finished == 8 and report.unanswered == 0
+    assert all("earlier state" in error for error in report.errors), report.errors[:3]
+    storage = Storage(site.db_url or "")
+    stored = sum(
+        1 for table in report.table_ids for a in storage.load_actions(table) if a.actor >= 0
+    )
+    storage.close()
+    # Every move sent was refused (counted in errors) or answered and stored, once.
+    assert report.moves == len(report.round_trips) + len(report.errors)
+    assert len(report.round_trips) == stored
+    # The fan-out of a move: until every other seat had it (a game's last moves may end
+    # before a closing seat saw them).
+    assert stored - 8 <= len(report.fan_outs) <= stored
+    summary = report.summary()
+    assert summary["fan_out_p99_ms"] >= summary["fan_out_p50_ms"] > 0
