@@ -1724,7 +1724,8 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "over": over,
         "result": state.result() if over else None,
         "explanation": explanation(state, seat, lang) if over else None,
-        "view": state.view(seat),
+        # The views of the newest step are kept with the table (the narration compared them).
+        "view": state.view(seat) if table.views is None else table.views[column],
         "legal": legal,
         "log_from": start,
         "log": new_lines,
