@@ -85,14 +85,18 @@ RATINGS: dict[str, dict[str, Rating]] = _measured()
 
 
 def levels(game_name: str) -> list[Level]:
-    """The game's four levels, weakest first by its ladder's ratings (a game no ladder has
-    rated keeps the order of `LOWER_LEVELS`, then `best`)."""
+    """The game's four levels, weakest first: the three below `best` in the order of its
+    ladder's ratings (a game no ladder has rated keeps the order of `LOWER_LEVELS`), then
+    `best`, always the strongest (a ladder may leave it level with the one below, as in
+    Tainted Grail where both teams win every deal; never below it with the intervals apart,
+    which a test holds)."""
     lower = LOWER_LEVELS.get(game_name, ("heuristic", "mcts:300", "mcts:1000"))
     measured = RATINGS.get(game_name, {})
-    seats = [(spec, spec) for spec in lower] + [("best", best_seat(game_name))]
-    rated = [(spec, entrant, measured.get(entrant)) for spec, entrant in seats]
+    rated = [(spec, spec, measured.get(spec)) for spec in lower]
     if all(rating is not None for _, _, rating in rated):
         rated.sort(key=lambda seat: seat[2].mu if seat[2] is not None else 0.0)
+    strongest = best_seat(game_name)
+    rated.append(("best", strongest, measured.get(strongest)))
     return [
         Level(key, spec, entrant, rating)
         for key, (spec, entrant, rating) in zip(LEVELS, rated, strict=True)

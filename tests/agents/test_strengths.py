@@ -42,21 +42,24 @@ def test_every_game_offers_the_same_four_levels_with_valid_specs(game: str) -> N
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_levels_climb_strictly_by_the_game_s_ladder(game: str) -> None:
-    """Easy, medium, hard, strongest: each rated above the one before it in ratings.toml."""
+    """Easy, medium, hard: each rated above the one before it in ratings.toml; strongest
+    (`best`) never below another level with the intervals apart."""
     ladder = RATINGS[game]
-    ratings = [ladder[level.rated_as].mu for level in levels(game)]
-    assert all(low < high for low, high in itertools.pairwise(ratings)), ratings
+    *lower, strongest = [ladder[level.rated_as] for level in levels(game)]
+    assert all(a.mu < b.mu for a, b in itertools.pairwise(lower)), lower
+    assert all(strongest.high >= rating.low for rating in lower), (lower, strongest)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_best_is_the_strongest_seat_of_the_game_s_ladder(game: str) -> None:
     """No entrant of the ladder (the network's seat, the plain search at `best`'s time, ...)
-    is rated above the seat `best` plays as."""
+    is rated above the seat `best` plays as with the intervals apart."""
     ladder = RATINGS[game]
     strongest = best_seat(game)
     assert strongest in ladder, f"{game}'s ladder does not rate {strongest}, which best plays as"
-    top = max(ladder, key=lambda entrant: ladder[entrant].mu)
-    assert top in (strongest, f"{game} (the game)") or ladder[top].mu <= ladder[strongest].mu
+    best = ladder[strongest]
+    above = [e for e, r in ladder.items() if e != f"{game} (the game)" and r.low > best.high]
+    assert above == [], f"{game}: rated above best ({strongest}) with the intervals apart: {above}"
 
 
 @pytest.mark.parametrize("game", GAMES)
