@@ -8,7 +8,6 @@ end with exactly one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import ipaddress
 import json
 import math
@@ -31,6 +30,7 @@ from rich.table import Table
 import spielwerk
 from spielwerk.agents import AgentSpecError, make_agent
 from spielwerk.agents.base import Agent
+from spielwerk.agents.strengths import bot_label
 from spielwerk.cli.renderers import game_text
 from spielwerk.cli.terminal import GameAbandoned, HumanAgent, Narrator
 from spielwerk.core.game import Game
@@ -39,8 +39,12 @@ from spielwerk.core.i18n import (
     Lang,
     TextError,
     as_lang,
+    game_title,
     lang_from_environment,
     option_help,
+    option_label,
+    option_value,
+    seat_name,
     shared_texts,
 )
 from spielwerk.core.options import OptionSpec
@@ -211,6 +215,40 @@ def describe_option(spec: OptionSpec) -> str:
     return text
 
 
+def player_label(spec: str, lang: Lang, you: bool = False) -> str:
+    """Who plays a seat, in words: "you", a player at this keyboard, or a bot by what it does
+    ("bot (search, 300 tries a move)")."""
+    texts = shared_texts()
+    if spec == HUMAN:
+        return texts.say(lang, "terminal.you" if you else "terminal.human")
+    kind, _, budget = spec.partition(":")
+    key = f"terminal.bot_kind.{kind.removesuffix('-py')}"
+    word = texts.say(lang, key) if texts.has(key) else kind
+    if kind == "net" and budget:
+        word = texts.say(lang, "terminal.bot_file", kind=word, file=budget)
+    elif budget.isdigit():
+        word = texts.say(lang, "terminal.bot_iterations", kind=word, n=int(budget))
+    elif budget.endswith("s") and budget[:-1].replace(".", "", 1).isdigit():
+        word = texts.say(lang, "terminal.bot_seconds", kind=word, seconds=budget[:-1])
+    return texts.say(lang, "terminal.bot", kind=word)
+
+
+def options_in_words(game: Game, lang: Lang) -> str:
+    """The game's options as a player reads them: "Witches' wheel: descending, Start player:
+    Seat 1" (a test-only switch only when it is on)."""
+    specs = {spec.name: spec for spec in game.option_specs}
+    return ", ".join(
+        shared_texts().say(
+            lang,
+            "terminal.option",
+            label=option_label(game.name, name, lang),
+            value=option_value(game.name, specs[name], value, lang),
+        )
+        for name, value in game.options.items()
+        if not (specs[name].test_only and value == specs[name].default)
+    )
+
+
 def result_table(state: State, labels: Sequence[str] | None = None, lang: Lang = "en") -> Table:
     """Scores and winners per seat; `labels` name the seats' players where they are known."""
     say = shared_texts().say
@@ -227,7 +265,7 @@ def result_table(state: State, labels: Sequence[str] | None = None, lang: Lang =
         score = scores[seat] if isinstance(scores, list) and seat < len(scores) else "-"
         player = [] if labels is None else [escape(labels[seat])]
         mark = f"[bold]{say(lang, 'terminal.winner_mark')}[/bold]" if seat in winners else ""
-        table.add_row(str(seat), *player, str(score), mark)
+        table.add_row(str(seat + 1), *player, str(score), mark)  # seats counted from 1
     return table
 
 
@@ -243,25 +281,28 @@ def print_result(
     result = state.result()
     winners = result.get("winners") or []
     narration = game_narration(state.game.name)
+    explained: Mapping[str, Any] = {}
     if narration.explain is not None and narration.templates(lang):
         explained = narration.explain(state.view(None))
         for row in explained.get("rows", []):
             parts = "; ".join(event_text(narration, lang, part) for part in row.get("parts", []))
             if parts:
-                console.print(f"  {escape(say(lang, 'seat', n=row['seat']))}: {escape(parts)}")
+                console.print(f"  {escape(seat_name(lang, row['seat']))}: {escape(parts)}")
     if result.get("cooperative"):
+        if explained.get("verdict"):  # won or lost, and why, in the game's words
+            console.print(escape(event_text(narration, lang, explained["verdict"])))
+            return
         verdict = say(lang, "terminal.party_won" if winners else "terminal.party_lost")
         reason = result.get("reason")
         console.print(f"{verdict}: {escape(str(reason))}" if reason else verdict)
         return
-    names = "; ".join(
-        say(lang, "seat", n=w) + (f", {labels[w]}" if labels else "") for w in winners
-    )
+    names = "; ".join(seat_name(lang, w) + (f", {labels[w]}" if labels else "") for w in winners)
     if len(winners) > 1:
         console.print(say(lang, "terminal.winners_shared", names=escape(names)))
-        if result.get("tie_break"):
-            tie = escape(str(result["tie_break"]))
-            console.print(say(lang, "terminal.tie_break", text=tie))
+        tie = explained.get("tie_break")
+        if tie:  # how the game parted equal scores, in its words
+            text = escape(event_text(narration, lang, tie))
+            console.print(say(lang, "terminal.tie_break", text=text))
     elif winners:
         console.print(say(lang, "terminal.winner", names=escape(names)))
 
@@ -296,17 +337,18 @@ def rules(
     game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
     lang: LangOption = None,
 ) -> None:
-    """Show a game's title, players, options and a short summary of its rules."""
-    from spielwerk.core.i18n import game_texts
+    """Show how to play a game: its players and options, then the rules written for players
+    (the same text as the web's rules page, without its pictures)."""
+    from rich.markdown import Markdown
+
+    from spielwerk.core.howto import how_to_play, without_pictures
 
     with _user_errors():
         cls = game_class(game)
         chosen = choose_lang(lang)
     say = shared_texts().say
-    package = cls.__module__.rpartition(".")[0] or cls.__module__
-    texts = game_texts(package)
     console = _console()
-    console.print(f"[bold]{escape(cls.title)}[/bold] ({cls.name})")
+    console.print(f"[bold]{escape(game_title(cls.name, chosen))}[/bold] ({cls.name})")
     console.print(say(chosen, "terminal.players_range", low=cls.min_players, high=cls.max_players))
     specs = [spec for spec in cls.option_specs if not spec.test_only]
     if specs:
@@ -314,18 +356,10 @@ def rules(
         for spec in specs:
             help_text = option_help(cls.name, spec.name, spec.help, chosen)
             console.print(f"  {escape(describe_option(spec))}: {escape(help_text)}")
-    module = importlib.import_module(package)
-    about = texts.say(chosen, "about") if "about" in texts.raw else None
-    if about is None and module.__doc__:  # its first paragraph: what the game is
-        about = module.__doc__.strip().split("\n\n")[0]
-    if about:
+    text = how_to_play(cls.name, chosen)
+    if text is not None:
         console.print()
-        console.print(escape(about))
-    summary = game_text(cls.name, chosen).rules
-    if summary:
-        console.print()
-        console.print(f"[bold]{say(chosen, 'terminal.rules_in_brief')}[/bold]")
-        console.print(escape(summary))
+        console.print(Markdown(without_pictures(text.markdown)), soft_wrap=False)
 
 
 @app.command()
@@ -363,6 +397,11 @@ def play(
         if record is not None and not record.parent.is_dir():
             raise UsageProblem(f"cannot write the record: no directory {str(record.parent)!r}")
         humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+        # Bots sit under a name and their level, as at a web table: "Ben (Hard bot)".
+        bots = [
+            None if spec == HUMAN else bot_label(loaded.name, spec, seat, chosen)
+            for seat, spec in enumerate(specs)
+        ]
         console = _console()
         narrator = Narrator(
             console,
@@ -370,23 +409,23 @@ def play(
             viewer=humans[0] if len(humans) == 1 else None,
             compact=not humans,
             lang=chosen,
+            seat_names=bots,
         )
         agents = build_agents(specs, loaded, seed, console, narrator, chosen)
 
     say = shared_texts().say
     labels = [
-        say(chosen, "terminal.you", spec=spec) if len(humans) == 1 and seat == humans[0] else spec
-        for seat, spec in enumerate(specs)
+        bot
+        if bot is not None
+        else player_label(spec, chosen, you=len(humans) == 1 and seat == humans[0])
+        for seat, (spec, bot) in enumerate(zip(specs, bots, strict=True))
     ]
-    options = ", ".join(f"{k}={v}" for k, v in loaded.options.items())
-    title = f"[bold]{escape(loaded.title)}[/bold]"
-    console.print(
-        say(chosen, "terminal.game_line", title=title, n=len(specs), seed=seed)
-        + (f", {escape(options)}" if options else "")
-    )
-    seats = ", ".join(
-        f"{say(chosen, 'seat', n=s)}: {escape(label)}" for s, label in enumerate(labels)
-    )
+    title = f"[bold]{escape(game_title(loaded.name, chosen))}[/bold]"
+    console.print(say(chosen, "terminal.game_line", title=title, n=len(specs), seed=seed))
+    options = options_in_words(loaded, chosen)
+    if options:
+        console.print(say(chosen, "terminal.options_line", options=escape(options)))
+    seats = ", ".join(f"{seat_name(chosen, s)}: {escape(label)}" for s, label in enumerate(labels))
     console.print(say(chosen, "terminal.seats", seats=seats))
     try:
         state = play_game(loaded, agents, seed=seed, on_step=narrator.on_step)
@@ -419,7 +458,9 @@ def replay(
     ] = False,
     seat: Annotated[
         int | None,
-        typer.Option(help="with --step: see the table as this seat (from 0); default spectator"),
+        typer.Option(
+            help="with --step: see the table as this seat (counted from 1); default spectator"
+        ),
     ] = None,
     lang: LangOption = None,
 ) -> None:
@@ -428,21 +469,22 @@ def replay(
         chosen = choose_lang(lang)
         state = spielwerk.load_record(file.read_text(encoding="utf-8"))
     console = _console()
-    if seat is not None and not 0 <= seat < state.num_players:
-        _fail(f"--seat must be a seat of this game: 0 to {state.num_players - 1}", 2)
+    if seat is not None and not 1 <= seat <= state.num_players:
+        _fail(f"--seat must be a seat of this game: 1 to {state.num_players}", 2)
+    viewer = None if seat is None else seat - 1  # the rules count seats from 0
     say = shared_texts().say
     console.print(
         say(
             chosen,
             "terminal.replayed",
-            title=escape(state.game.title),
+            title=escape(game_title(state.game.name, chosen)),
             players=state.num_players,
             seed=state.seed,
             actions=len(state.history),
         )
     )
     if step:
-        walk(console, state, seat, chosen)
+        walk(console, state, viewer, chosen)
     if state.is_terminal():
         print_result(console, state, lang=chosen)
     else:
@@ -506,8 +548,8 @@ def walk(console: Console, final: State, seat: int | None, lang: Lang = "en") ->
     history = final.history
     states = [final.game.new_state(final.num_players, seed=final.seed)]
 
-    def named(p: int) -> str:  # as the terminal counts seats, from 0
-        return say(lang, "seat_you" if p == seat else "seat", n=p)
+    def named(p: int) -> str:  # counted from 1
+        return seat_name(lang, p, you=p == seat)
 
     index = 0
     while True:
@@ -1032,6 +1074,12 @@ def serve(
     max_spectators: Annotated[
         int, typer.Option(help="spectators on the whole server (0: no limit)")
     ] = Admission.max_spectators,
+    hand_over_after: Annotated[
+        float,
+        typer.Option(
+            help="seconds a player must be gone before the others may let a bot play for them"
+        ),
+    ] = 90.0,
     spectator_idle: Annotated[
         float,
         typer.Option(
@@ -1096,6 +1144,10 @@ def serve(
         }.items():
             if not (math.isfinite(seconds) and 0 < seconds <= 3600):
                 raise UsageProblem(f"{flag} must be above 0 and at most 3600 s, not {seconds}")
+        if not (math.isfinite(hand_over_after) and 0 <= hand_over_after <= 86400):
+            raise UsageProblem(
+                f"--hand-over-after must be 0 to 86400 seconds, not {hand_over_after}"
+            )
         if not (math.isfinite(spectator_idle) and spectator_idle >= 0):
             raise UsageProblem(
                 f"--spectator-idle must be a number of minutes, 0 or more, not {spectator_idle}"
@@ -1119,6 +1171,7 @@ def serve(
             tables_per_minute=tables_per_minute,
             uploads_per_minute=uploads_per_minute,
             allowed_hosts=hosts,
+            hand_over_after=hand_over_after,
             scenario_dir=str(scenario_dir) if scenario_dir is not None else None,
             trusted_proxies=tuple(trusted_proxy or []),
             allowed_origins=tuple(allowed_origin or []),
@@ -1142,7 +1195,7 @@ def serve(
 # ---------------------------------------------------------------------- scenarios
 scenario_app = typer.Typer(
     help="Tainted Grail scenario files: check one before you play it "
-    "(the format is in spielwerk/games/tainted_grail/rules.en.md).",
+    "(the format is in docs/games/tainted_grail.md).",
     no_args_is_help=True,
 )
 app.add_typer(scenario_app, name="scenario")

@@ -25,6 +25,9 @@ class OptionSpec:
     test_only: bool = False
     """Not a rule: a switch for the project's own checks (e.g. an imbalance planted for
     `spielwerk balance` to find). Hidden from game lists and the lobby, refused over the web."""
+    seat: bool = False
+    """The value is a seat as the rules count it, from 0 (a start player): people read and pick
+    it counted from 1 ("seat 1"), in the lobby and the terminal."""
 
     def validate(self, value: object) -> OptionValue:
         """Return the value if it fits the schema, converting CLI text where unambiguous."""

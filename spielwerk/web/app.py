@@ -32,8 +32,10 @@ from spielwerk.core.state import State
 from spielwerk.web import logs
 from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, web_games
+from spielwerk.web.cluster import cluster_for
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language, translate
+from spielwerk.web.invitations import InvitationQuery, invitation_answer
 from spielwerk.web.limits import (
     DEFAULT_BODY_TIMEOUT,
     DEFAULT_CONNECTIONS_PER_ADDRESS,
@@ -44,6 +46,7 @@ from spielwerk.web.limits import (
     UPLOADS_AT_ONCE,
     Admission,
     CreationLimit,
+    SharedLimit,
 )
 from spielwerk.web.lobby import DEFAULT_ABANDON_AFTER_HOURS, included_ids, lobby_entry
 from spielwerk.web.options import TableOptions
@@ -53,8 +56,10 @@ from spielwerk.web.protocol import (
     MAX_MESSAGE_BYTES,
     Act,
     AnyMessage,
+    Chat,
     ClaimSeat,
     CreateTable,
+    HandOver,
     Hello,
     Hint,
     Ping,
@@ -71,11 +76,15 @@ from spielwerk.web.rules import rules_page_html
 from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
+    HAND_OVER_AFTER,
+    NOT_INVITED,
     Connection,
     DatabaseDown,
     LiveTable,
     TableHub,
     TooManyTables,
+    chat_line,
+    chat_message,
     state_message,
     table_summary,
     welcome_message,
@@ -129,6 +138,8 @@ class ServerSettings:
     uploads_per_minute: int = DEFAULT_UPLOADS_PER_MINUTE
     """Record files one client address may open in the replay viewer a minute (0: no
     limit)."""
+    hand_over_after: float = HAND_OVER_AFTER
+    """Seconds a person must be gone before the others may let a bot play for them."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names this server answers to (the `Host` header, without port); empty: any.
     `spielwerk serve` fills in its listening address and localhost (DNS rebinding)."""
@@ -305,8 +316,8 @@ def _page(name: str, request: Request) -> HTMLResponse:
     return HTMLResponse(text.replace('<html lang="en">', f'<html lang="{lang}">', 1))
 
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse(error_message(text), status_code=status)
+def _error(status: int, text: str, code: str = "refused") -> JSONResponse:
+    return JSONResponse(error_message(text, code=code), status_code=status)
 
 
 def client_address(request: Request | WebSocket) -> str:
@@ -323,6 +334,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         logs.install()
         storage = Storage(settings.db_url)
+        # Several processes may share a PostgreSQL database: they hear of each other's
+        # changes and take turns moving for a table (web/cluster.py).
+        cluster = cluster_for(storage.url, storage.is_sqlite)
         hub = TableHub(
             storage,
             BotPool(settings.bot_workers),
@@ -333,19 +347,33 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             max_idle_tables=settings.max_idle_tables,
             max_bot_seconds=settings.max_bot_seconds,
             bot_tables_per_client=settings.bot_tables_per_address,
+            hand_over_after=settings.hand_over_after,
+            cluster=cluster,
         )
+        await cluster.start(hub.on_change, hub.on_ownership_lost)
         app.state.hub = hub
+        if cluster.shared:
+            limits["tables"] = SharedLimit("tables", settings.tables_per_minute, storage)
+            limits["uploads"] = SharedLimit("uploads", settings.uploads_per_minute, storage)
         app.state.replays = Replays()
         app.state.reviews = ReviewService(hub)
         hub.start_sweeping()
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
         hub.resuming = True  # from the first request on: /healthz says so until it is done
         resuming = asyncio.create_task(hub.resume_bots(), name="resume-bots")
+        adopting = (
+            asyncio.create_task(hub.adopt_orphans_forever(), name="adopt-orphans")
+            if cluster.shared
+            else None
+        )
         try:
             yield
         finally:
             resuming.cancel()
+            if adopting is not None:
+                adopting.cancel()
             await hub.close()
+            await cluster.close()
             storage.close()
             table_options.scenarios.close()
 
@@ -356,8 +384,23 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         docs_url="/docs" if settings.dev else None,
         redoc_url=None,
     )
-    creation_limit = CreationLimit(settings.tables_per_minute)
-    upload_limit = CreationLimit(settings.uploads_per_minute)
+    # Per address: in memory for one process (SQLite); in the database where several
+    # processes share it (PostgreSQL), so that the limits hold for the whole site.
+    limits: dict[str, CreationLimit | SharedLimit] = {
+        "tables": CreationLimit(settings.tables_per_minute),
+        "uploads": CreationLimit(settings.uploads_per_minute),
+    }
+
+    async def wait_for_turn(request: Request | WebSocket, kind: str, address: str) -> float:
+        limit = limits[kind]
+        if isinstance(limit, CreationLimit):
+            return limit.wait_seconds(address)
+        try:
+            return await hub_of(request)._in_db(limit.wait_seconds, address)
+        except StorageError as error:
+            log.error("counting %s of a client: %s", kind, error.__cause__ or error)
+            return 0.0  # a database that does not answer fails the request itself
+
     uploading = asyncio.Semaphore(UPLOADS_AT_ONCE)
     app.add_middleware(
         GuardMiddleware,
@@ -467,9 +510,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             log.error("listing tables: %s", error.__cause__ or error)
             return _error(503, "the database did not answer; try again")
 
-    def too_many_tables(address: str) -> str | None:
+    async def too_many_tables(request: Request | WebSocket, address: str) -> str | None:
         """Why `address` may not open another table now (counting it if it may)."""
-        wait = creation_limit.wait_seconds(address)
+        wait = await wait_for_turn(request, "tables", address)
         if wait <= 0:
             return None
         return (
@@ -487,7 +530,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
         address = client_address(request)
-        refused = too_many_tables(address)
+        refused = await too_many_tables(request, address)
         if refused is not None:
             return limited(refused)
         body = await request.body()
@@ -539,11 +582,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 table_id, claim.invitation, claim.name
             )
         except TableNotFound as error:
-            return _error(404, str(error))
+            return _error(404, str(error), error.code)
         except DatabaseDown as error:
-            return _error(503, str(error))
+            return _error(503, str(error), error.code)
         except ClientError as error:
-            return _error(403, str(error))
+            return _error(403, str(error), error.code)
         url = f"/table/{table_id}"
         return JSONResponse(
             {"table": table_id, "seat": seat, "token": token, "url": f"{url}#token={token}"}
@@ -552,10 +595,24 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     def refusal(error: ClientError) -> JSONResponse:
         """The answer to a lookup that failed: unknown table, bad id, no database."""
         if isinstance(error, TableNotFound):
-            return _error(404, str(error))
+            return _error(404, str(error), error.code)
         if isinstance(error, DatabaseDown):
-            return _error(503, str(error))
-        return _error(400, str(error))
+            return _error(503, str(error), error.code)
+        return _error(400, str(error), error.code)
+
+    @app.post("/api/tables/{table_id}/invitation")
+    async def read_invitation(request: Request, table_id: str) -> Response:
+        """What an invitation opens (the game, its seat, who invites): nothing is claimed."""
+        try:
+            query = InvitationQuery.model_validate_json(await request.body())
+            answer = await invitation_answer(hub_of(request).stored_row, table_id, query.invitation)
+        except ValidationError as error:
+            return _error(422, f"bad invitation: {validation_text(error)}")
+        except ClientError as error:
+            return refusal(error)
+        if answer is None:
+            return _error(403, NOT_INVITED, "not_invited")
+        return JSONResponse(answer)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> Response:
@@ -605,7 +662,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if not table.state.is_terminal():
             return _error(409, "the replay is published when the game is over")
         seats = seats_of(table.row.players, table_summary(table.row)["seats"])
-        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats)
+        chat = [chat_line(line) for line in table.chat]
+        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats, chat)
         replays.keep_table(table_id, replay)
         return replay
 
@@ -682,7 +740,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         address opens a few a minute; the server replays one at a time (a replay is Python
         work that would otherwise crowd out the tables), so a body is read only once its
         turn has come."""
-        wait = upload_limit.wait_seconds(client_address(request))
+        wait = await wait_for_turn(request, "uploads", client_address(request))
         if wait > 0:
             return limited(
                 f"too many records opened from this address (at most "
@@ -770,14 +828,20 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 await session.fail(str(error), 4429)
                 return
             try:
-                await session.send(welcome_message(table, seat))
-                await session.serve(hub, table, connection, too_many_tables)
+                await session.send(welcome_message(table, seat, hub.hand_over_after))
+                await session.serve(
+                    hub, table, connection, lambda address: too_many_tables(websocket, address)
+                )
             finally:
                 hub.leave(table, connection)
         except WebSocketDisconnect:
             pass
 
     return app
+
+
+async def _no_limit(address: str) -> str | None:
+    return None
 
 
 class _Session:
@@ -787,7 +851,7 @@ class _Session:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
         self._recent: list[float] = []
-        self.too_many_tables: Callable[[str], str | None] = lambda address: None
+        self.too_many_tables: Callable[[str], Awaitable[str | None]] = _no_limit
         """Why an address may not open another table now (a rematch), or None."""
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -795,8 +859,8 @@ class _Session:
         async with self._send_lock:
             await self.websocket.send_text(text)
 
-    async def error(self, text: str, ref: int | None = None) -> None:
-        await self.send(error_message(text, ref))
+    async def error(self, text: str, ref: int | None = None, code: str = "refused") -> None:
+        await self.send(error_message(text, ref, code))
 
     async def fail(self, text: str, code: int) -> None:
         with suppress(Exception):
@@ -851,7 +915,7 @@ class _Session:
         hub: TableHub,
         table: LiveTable,
         connection: Connection,
-        too_many_tables: Callable[[str], str | None],
+        too_many_tables: Callable[[str], Awaitable[str | None]],
     ) -> None:
         self.too_many_tables = too_many_tables
         sender = asyncio.create_task(self._push_states(table, connection))
@@ -871,6 +935,10 @@ class _Session:
                     await self.error("already joined: reconnect to change seats")
                 elif isinstance(parsed, Undo | Rematch):
                     await self._seat_request(hub, table, connection, parsed)
+                elif isinstance(parsed, Chat):
+                    await self._chat(hub, table, connection, parsed)
+                elif isinstance(parsed, HandOver):
+                    await self._hand_over(hub, table, connection, parsed)
                 elif isinstance(parsed, Hint):  # answered on this connection only
                     reviews = self.websocket.app.state.reviews
                     seat, lang = connection.seat, connection.lang
@@ -887,16 +955,16 @@ class _Session:
     ) -> None:
         seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play", ref)
+            await self.error("spectators cannot act: open a seat link to play", ref, "spectator")
             return
         if message.seat is not None and message.seat != seat:
             text = f"your token is for seat {seat}: you cannot act for seat {message.seat}"
-            await self.error(text, ref)
+            await self.error(text, ref, "wrong_seat")
             return
         try:
             version = await hub.act(table, seat, dict(message.action), message.version)
         except ClientError as error:
-            await self.error(str(error), ref)
+            await self.error(str(error), ref, error.code)
             return
         if self._recent:
             self._recent.pop()  # an accepted action does not count against the rate
@@ -907,7 +975,7 @@ class _Session:
     ) -> None:
         seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play", ref)
+            await self.error("spectators cannot act: open a seat link to play", ref, "spectator")
             return
         try:
             if isinstance(message, Undo):
@@ -917,14 +985,41 @@ class _Session:
                 # A new deal is a new table: it counts against the address's limit (a chain
                 # of rematches is no way round it); joining one started already does not.
                 if table.row.rematch is None:
-                    refused = self.too_many_tables(connection.address)
+                    refused = await self.too_many_tables(connection.address)
                     if refused is not None:
-                        await self.error(refused, ref)
+                        await self.error(refused, ref, "too_many_new_tables")
                         return
                 rematch = await hub.rematch(table, seat)
                 await self.send({"type": "rematch", "ref": ref, "table": rematch})
         except ClientError as error:
-            await self.error(str(error), ref)
+            await self.error(str(error), ref, error.code)
+
+    async def _chat(
+        self, hub: TableHub, table: LiveTable, connection: Connection, message: Chat
+    ) -> None:
+        try:
+            await hub.chat(table, connection, message)
+        except ClientError as error:
+            await self.error(str(error), message.ref, error.code)
+            return
+        if self._recent:
+            self._recent.pop()  # a line written counts against the chat's rate, not this one
+        await self.send({"type": "ok", "ref": message.ref, "version": table.version})
+
+    async def _hand_over(
+        self, hub: TableHub, table: LiveTable, connection: Connection, message: HandOver
+    ) -> None:
+        if connection.seat is None:
+            await self.error(
+                "spectators cannot act: open a seat link to play", message.ref, "spectator"
+            )
+            return
+        try:
+            await hub.hand_over(table, connection.seat, message.seat)
+        except ClientError as error:
+            await self.error(str(error), message.ref, error.code)
+            return
+        await self.send({"type": "ok", "ref": message.ref, "version": table.version})
 
     async def _push_states(self, table: LiveTable, connection: Connection) -> None:
         try:
@@ -934,7 +1029,12 @@ class _Session:
                 if connection.closing is not None:  # the hub lets this connection go
                     await self.fail(connection.closing[1], connection.closing[0])
                     return
-                await self.send(state_message(table, connection))
+                if connection.dirty:
+                    connection.dirty = False
+                    await self.send(state_message(table, connection))
+                chat = chat_message(table, connection)
+                if chat is not None:
+                    await self.send(chat)
         except (WebSocketDisconnect, OSError):  # the client has gone
             return
         except Exception:  # a bug: this connection cannot go on

@@ -35,7 +35,7 @@ import spielwerk
 from spielwerk.agents import AgentSpecError, MCTSAgent, is_search_spec, make_agent
 from spielwerk.agents.base import Agent, make_turn
 from spielwerk.agents.heuristics import heuristic_factory
-from spielwerk.agents.network import ModelError, parse_network_spec, shipped_model_path
+from spielwerk.agents.network import ModelError, parse_network_spec
 from spielwerk.core.state import State
 from spielwerk.web.fairness import FairQueue
 
@@ -50,22 +50,6 @@ MAX_MCTS_SECONDS = 5.0
 WORKER_CACHE_TABLES = 32
 """States a worker keeps between a table's bot turns."""
 PARENT_CHECK_SECONDS = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class BotLevel:
-    spec: str
-    label: str
-
-
-BOT_LEVELS: tuple[BotLevel, ...] = (
-    BotLevel("random", "Random"),
-    BotLevel("heuristic", "Heuristic"),
-    BotLevel("mcts:300", "MCTS, quick (300 iterations)"),
-    BotLevel("mcts:1000", "MCTS (1000 iterations)"),
-    BotLevel("mcts:2s", "MCTS, strong (2 s a move)"),
-)
-"""The strengths the lobby offers; any spec within the limits below is accepted too."""
 
 
 def check_bot_spec(spec: str, game_name: str, max_seconds: float = MAX_MCTS_SECONDS) -> str:
@@ -91,6 +75,16 @@ def check_bot_spec(spec: str, game_name: str, max_seconds: float = MAX_MCTS_SECO
     return spec
 
 
+def sit_in_bot(game_name: str) -> str:
+    """The bot that plays for a person who left (or ran out of time): the game's heuristic,
+    quick and sensible, or a short search where the game has none."""
+    try:
+        has_heuristic = heuristic_factory(game_name) is not None
+    except Exception:
+        has_heuristic = False
+    return "heuristic" if has_heuristic else "mcts:300"
+
+
 def bot_fits(spec: str, max_seconds: float) -> bool:
     """False for a lobby level whose time budget is above the server's cap."""
     budget = spec.partition(":")[2]
@@ -100,22 +94,6 @@ def bot_fits(spec: str, max_seconds: float) -> bool:
 def is_search(spec: str) -> bool:
     """True for the bots that search (and so take the search lane)."""
     return is_search_spec(spec)
-
-
-def bot_levels(game_name: str) -> list[dict[str, str]]:
-    """The lobby's choices for this game (no heuristic where the game has none)."""
-    try:
-        has_heuristic = heuristic_factory(game_name) is not None
-    except Exception:  # a game whose heuristic does not import yet simply offers none
-        has_heuristic = False
-    levels = [
-        {"spec": level.spec, "label": level.label}
-        for level in BOT_LEVELS
-        if level.spec != "heuristic" or has_heuristic
-    ]
-    if shipped_model_path(game_name).is_file():
-        levels.append({"spec": "net", "label": "Network (trained by self-play)"})
-    return levels
 
 
 @dataclass(frozen=True, slots=True)

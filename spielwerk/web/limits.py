@@ -9,10 +9,12 @@ own.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 DEFAULT_TABLES_PER_MINUTE = 30
 DEFAULT_UPLOADS_PER_MINUTE = 6
@@ -66,6 +68,37 @@ class CreationLimit:
             by_last = sorted(self._times, key=lambda a: self._times[a][-1])
             for address in by_last[: len(by_last) // 2]:
                 del self._times[address]
+
+
+class TurnCounter(Protocol):
+    """Where a limit shared by several server processes counts (`storage.Storage`)."""
+
+    def take_turn(
+        self, kind: str, key: str, per_window: int, window: float, now: float
+    ) -> float: ...
+
+
+class SharedLimit:
+    """`CreationLimit` counted in the database: it holds for the whole site, however many
+    server processes share the database. Addresses are kept as hashes, a minute long."""
+
+    def __init__(
+        self,
+        kind: str,
+        per_minute: int,
+        counter: TurnCounter,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if per_minute < 0:
+            raise ValueError(f"the limit must not be negative, not {per_minute}")
+        self.kind, self.per_minute, self.counter, self.clock = kind, per_minute, counter, clock
+
+    def wait_seconds(self, address: str) -> float:
+        """As `CreationLimit.wait_seconds` (a database call: run it off the event loop)."""
+        if self.per_minute == 0:
+            return 0.0
+        key = hashlib.sha256(address.encode()).hexdigest()[:32]
+        return self.counter.take_turn(self.kind, key, self.per_minute, WINDOW_SECONDS, self.clock())
 
 
 @dataclass(frozen=True)

@@ -111,22 +111,30 @@ def guarded_protocol(
         _deadline_for: Any = None
         """The client's h11 state the running deadline is for (IDLE: the header,
         SEND_BODY: the body)."""
+        _refused = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            address = self.client[0] if self.client else ""
+            peer = transport.get_extra_info("peername")
+            address = peer[0] if isinstance(peer, tuple) else ""
             if not cap.admit(address, transport):
-                self.connections.discard(self)
+                # Refused before uvicorn sets anything up: an address hammering the port
+                # costs little more than the accept.
+                self._refused = True
                 transport.write(TOO_MANY)
                 transport.close()
                 return
+            super().connection_made(transport)
             self._watch()
 
         def data_received(self, data: bytes) -> None:
+            if self._refused:
+                return
             super().data_received(data)
             self._watch()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if self._refused:
+                return
             self._stop_deadline()
             super().connection_lost(exc)
 

@@ -83,7 +83,7 @@ def test_an_invitation_works_once(shared_server: Server) -> None:
     ):
         again = shared_server.claim(table_id, attempt, "Eve")
         assert again.status_code == 403
-        assert again.json() == {"type": "error", "message": NOT_INVITED}
+        assert again.json() == {"type": "error", "message": NOT_INVITED, "code": "not_invited"}
     assert shared_server.claim("nosuchtable", invitation).status_code == 404
     summary = httpx.get(f"{shared_server.base}/api/tables/{created['id']}", timeout=30).json()
     assert summary["seats"][1]["name"] == "Bea"

@@ -180,17 +180,23 @@ export function createReview({ panel, tableId, go, names, lang }) {
     },
     /** The game log as drawn: the review's marks and the hinted moves on its lines. */
     decorate(log) {
+      // An entry may fold several steps (a trick, a turn's dice): each of them is looked at.
       for (const item of log.querySelectorAll("li[data-i]")) {
-        const step = Number(item.dataset.i);
-        const decision = markOf(step);
-        if (decision && decision.mark) {
-          item.append(" ", h("button", {
-            type: "button", class: `log-mark mark-${decision.mark}`, onclick: () => show(decision),
-            "aria-label": t("review.log_mark", { mark: t(`review.mark.${decision.mark}`), number: decision.number }),
-            text: SIGNS[decision.mark],
-          }));
+        const last = Number(item.dataset.i);
+        const first = item.dataset.from === undefined ? last : Number(item.dataset.from);
+        let wasHinted = false;
+        for (let step = first; step <= last; step += 1) {
+          const decision = markOf(step);
+          if (decision && decision.mark) {
+            item.append(" ", h("button", {
+              type: "button", class: `log-mark mark-${decision.mark}`, onclick: () => show(decision),
+              "aria-label": t("review.log_mark", { mark: t(`review.mark.${decision.mark}`), number: decision.number }),
+              text: SIGNS[decision.mark],
+            }));
+          }
+          wasHinted = wasHinted || hinted.has(step);
         }
-        if (hinted.has(step)) item.append(" ", h("span", { class: "hinted", text: t("review.hinted") }));
+        if (wasHinted) item.append(" ", h("span", { class: "hinted", text: t("review.hinted") }));
       }
     },
     /** After the end: the moves played after a hint (table replays only). */
