@@ -10,6 +10,13 @@ tables, connects every seat and plays every game to the end. A move's round trip
 sending it to receiving the state that holds it (after the server has checked it, stored it and
 the chance events it set off, and built every seat's view). The report counts the moves, the
 moves left unanswered and the errors (both must be 0) and gives the round trip's percentiles.
+
+    python -m spielwerk.web.loadtest --processes 2 --tables 500 --seats 4 --think 10 --seconds 120
+
+starts the multi-process site instead (PostgreSQL, 2 servers, nginx: `docs/deploy.md`) and
+drives it through the proxy, people-paced (a move 5 to 15 s after the seat may act), for two
+minutes; `--spread` connects each table's seats to the processes in turn, past the proxy, and
+the report's fan-out (a move until every other seat had it) then crosses processes.
 """
 
 from __future__ import annotations
@@ -233,11 +240,13 @@ async def run_load(
     seed: int = 0,
     think: float = 0.0,
     seat_urls: list[str] | None = None,
+    seconds: float | None = None,
 ) -> LoadReport:
     """Create `tables` tables of `seats` human seats on the server at `base_url` and play them
     all to the end at once, one websocket per seat, each seat waiting about `think` seconds
     before a move (0: as fast as the answers come). `seat_urls`: the seats of each table
-    connect to these in turn (several processes: every table's seats spread over them)."""
+    connect to these in turn (several processes: every table's seats spread over them).
+    `seconds`: stop measuring then (games unfinished; a move on its way is not counted)."""
     report = LoadReport(game=game, tables=tables, clients=tables * seats, think=think)
     body = {"game": game, "options": options or {}, "seats": [{"kind": "human"}] * seats}
     created = [await asyncio.to_thread(_create_and_claim, base_url, body) for _ in range(tables)]
@@ -262,7 +271,13 @@ async def run_load(
             times.seats.append(seat)
             players.append(seat)
     started = time.perf_counter()
-    await asyncio.gather(*(player.play() for player in players))
+    tasks = [asyncio.ensure_future(player.play()) for player in players]
+    done, cut = await asyncio.wait(tasks, timeout=seconds)
+    for task in cut:
+        task.cancel()
+    await asyncio.gather(*cut, return_exceptions=True)
+    for task in done:
+        task.result()  # a seat's failure is the test's
     report.seconds = time.perf_counter() - started
     report.fan_outs = [delay for times in timings for delay in times.fan_outs()]
     report.games_finished = sum(1 for p in players if p.state and p.state["over"]) // seats
@@ -296,6 +311,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean seconds a seat waits before a move"
+    )
+    parser.add_argument(
+        "--seconds", type=float, help="stop measuring after this long (default: every game ends)"
     )
     parser.add_argument("--url", help="a running server (default: start one on SQLite)")
     parser.add_argument("--db", help="database URL for the server started here")
@@ -354,6 +372,7 @@ def main(argv: list[str] | None = None) -> None:
                     seed=args.seed,
                     think=args.think,
                     seat_urls=seat_urls,
+                    seconds=args.seconds,
                 )
             )
             report.processes = max(1, args.processes)
