@@ -348,12 +348,13 @@ def rollout_weights(model: Model) -> Array | None:
     features = model.rollout_features
     if features is None:
         return None
-    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, ROLLOUT_POLICY, rollout_module
+    from spielwerk.agents.rollouts import ROLLOUT_POLICIES, learned_rollout
 
     name = model.game_name
-    if name not in KERNEL_GAMES or not ROLLOUT_POLICY[KERNEL_GAMES.index(name)]:
+    learned = learned_rollout(name) if name in ROLLOUT_POLICIES else None
+    if learned is None:
         raise ModelMismatch(f"this {name} model has a rollout policy, but {name} has none")
-    computed = list(rollout_module(name).ROLLOUT_FEATURES)
+    computed = list(learned.features)
     if features != computed:
         raise ModelMismatch(
             f"this {name} model's rollout policy weighs the features {features}, but this "
@@ -486,8 +487,8 @@ def network_player(
     the compiled search with the network judging the root's moves."""
     if model.metadata.get("search") != KERNEL_SEARCH:
         return network_search_agent(model, iterations, seed, exploration, seconds)
-    from spielwerk.agents.kernel_mcts import has_kernel
     from spielwerk.agents.kernel_network import DEFAULT_BLEND, KernelNetworkAgent
+    from spielwerk.games.kernels import has_kernel
 
     if not has_kernel(model.game_name):
         raise ModelError(

@@ -29,6 +29,7 @@ import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from types import FunctionType, ModuleType
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -113,14 +114,16 @@ def cache_root() -> Path:
 
 
 @cache
-def cache_dir(module: str) -> Path:
-    """Where the compiled kernels of `module` are cached: one directory per version of
-    everything they depend on (`dependencies`) and of the compiler."""
+def cache_dir(modules: frozenset[str]) -> Path:
+    """Where the compiled kernels that read `modules` (a function's own module, and for a
+    closure the modules of what it closes over: `closure_modules`) are cached: one directory
+    per version of everything they depend on (`dependencies`) and of the compiler."""
     import llvmlite  # type: ignore[import-untyped] # no stubs
     import numba
 
+    files = sorted({path for module in modules for path in dependencies(module)})
     digest = hashlib.sha256(f"numba {numba.__version__} llvmlite {llvmlite.__version__}".encode())
-    for path in dependencies(module):
+    for path in files:
         digest.update(
             str(path.relative_to(PACKAGE) if path.is_relative_to(PACKAGE) else path).encode()
         )
@@ -131,9 +134,16 @@ def cache_dir(module: str) -> Path:
 
 
 def kernel(fn: F) -> F:
-    """`numba.njit(cache=True)` with the cache in `cache_dir` of the function's module
+    """`numba.njit(cache=True)` with the cache in the `cache_dir` of what the function reads
     (Numba's global cache setting is left as it was: only functions decorated here use that
-    directory)."""
+    directory).
+
+    `fn` may be a closure, made by a function that builds one game's version of a shared
+    kernel (the harness of `spielwerk.core.kernel_game`, the compiled search): what it closes
+    over, other kernels, modules and plain numbers, is part of its code. Numba keys a closure's
+    cache on a pickle of those values, which names each kernel by an identifier drawn afresh in
+    every process, so its cache would never be found again; here the key names them by module
+    and qualified name instead (`describe`), and every such closure gets files of its own."""
     return _compiled(fn, {})
 
 
@@ -144,17 +154,97 @@ def inline_kernel(fn: F) -> F:
     return _compiled(fn, {"inline": "always"})
 
 
+def closure_modules(fn: Callable[..., Any]) -> frozenset[str]:
+    """The modules whose code and constants a function's compiled code can hold: its own, and
+    for a closure those of the kernels, functions and modules it closes over, transitively."""
+    modules = {fn.__module__}
+    for value in _cell_values(fn):
+        for part in value if isinstance(value, tuple) else (value,):
+            if isinstance(part, ModuleType):
+                modules.add(part.__name__)
+            elif (function := _python_function(part)) is not None:
+                modules |= closure_modules(function)
+    return frozenset(modules)
+
+
+def _python_function(value: object) -> FunctionType | None:
+    """The Python function of a kernel (Numba's dispatcher) or a plain function, else None."""
+    function = getattr(value, "py_func", value)
+    return function if isinstance(function, FunctionType) else None
+
+
+def describe(value: object) -> str:
+    """A closure's captured value as its cache key sees it: the same text in every process
+    for the same code (a kernel or function by module, qualified name and what it captures
+    itself; a module by name; numbers, text and arrays by value). TypeError for anything else,
+    which could not be keyed faithfully."""
+    if isinstance(value, ModuleType):
+        return f"module {value.__name__}"
+    if isinstance(value, bool | int | float | str | None):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(describe(part) for part in value) + ")"
+    if type(value).__name__ == "ndarray" and type(value).__module__ == "numpy":
+        import numpy as np
+
+        data = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
+        return f"array {value.dtype} {value.shape} {data}"  # type: ignore[attr-defined]
+    fn = _python_function(value)
+    if fn is not None:
+        inner = ", ".join(f"{name}={describe(cell)}" for name, cell in _cells(fn))
+        kind = "kernel" if hasattr(value, "py_func") else "function"
+        return f"{kind} {fn.__module__}.{fn.__qualname__}({inner})"
+    raise TypeError(f"a kernel cannot close over {value!r}: it has no stable description")
+
+
+def _cells(fn: Callable[..., Any]) -> list[tuple[str, object]]:
+    closure = getattr(fn, "__closure__", None) or ()
+    names = fn.__code__.co_freevars
+    return [(name, cell.cell_contents) for name, cell in zip(names, closure, strict=True)]
+
+
+def _cell_values(fn: Callable[..., Any]) -> list[object]:
+    return [value for _, value in _cells(fn)]
+
+
 def _compiled(fn: F, options: dict[str, Any]) -> F:
     import numba
     from numba.core import config
 
-    module = fn.__module__
-    if source_file(module) is None:
-        raise ValueError(f"a kernel must live in a module with a source file, not in {module}")
+    if source_file(fn.__module__) is None:
+        raise ValueError(f"a kernel must live in a module with a source file, not {fn.__module__}")
+    closure = fn.__closure__ is not None
     previous = getattr(config, "CACHE_DIR")  # noqa: B009 - untyped module attribute
-    setattr(config, "CACHE_DIR", str(cache_dir(module)))  # noqa: B010
+    setattr(config, "CACHE_DIR", str(cache_dir(closure_modules(fn))))  # noqa: B010
     try:
-        compiled: Any = numba.njit(cache=True, nogil=True, **options)(fn)
+        compiled: Any = numba.njit(cache=not closure, nogil=True, **options)(fn)
+        if closure:
+            compiled._cache = _closure_cache(fn)
     finally:
         setattr(config, "CACHE_DIR", previous)  # noqa: B010
     return cast(F, compiled)
+
+
+def _closure_cache(fn: Callable[..., Any]) -> Any:
+    """Numba's cache of one function, for a closure: keyed on `describe` of what it captures
+    (not on Numba's pickle of it), in index and data files named after that key, so that the
+    versions of one shared kernel for different games never share a file."""
+    from numba.core.caching import FunctionCache, IndexDataCacheFile
+
+    captured = ", ".join(f"{name}={describe(value)}" for name, value in _cells(fn)).encode()
+    tag = hashlib.sha256(captured).hexdigest()
+
+    class ClosureCache(FunctionCache):
+        def __init__(self) -> None:
+            super().__init__(fn)  # type: ignore[no-untyped-call]
+            self._cache_file = IndexDataCacheFile(  # type: ignore[no-untyped-call]
+                cache_path=self._cache_path,
+                filename_base=f"{self._impl.filename_base}-{tag[:16]}",
+                source_stamp=self._impl.locator.get_source_stamp(),
+            )
+
+        def _index_key(self, sig: Any, codegen: Any) -> Any:
+            code = hashlib.sha256(fn.__code__.co_code).hexdigest()
+            return (sig, codegen.magic_tuple(), (code, tag))
+
+    return ClosureCache()

@@ -30,12 +30,27 @@ FIRST_BLOCK = 256
 
 def batched_simulator(name: str) -> BatchedSimulator | None:
     """`play_random_batch` of game `name`, or None if it has no batched simulator: its compiled
-    kernel where it has one and Numba is installed, else its NumPy simulator."""
+    kernel's where it has one and Numba is installed, else its NumPy simulator."""
     if simulator_kind(name) == "kernel":
-        kernel: BatchedSimulator = importlib.import_module(
-            f"spielwerk.games.{name}.kernel"
-        ).play_random_batch
-        return kernel
+        from spielwerk.games.kernels import kernel_rules
+
+        kernel = kernel_rules(name).play_random_batch
+        numpy_simulator = _numpy_simulator(name)
+        if numpy_simulator is None:
+            return kernel
+
+        def simulate(game: Any, *args: Any, **kwargs: Any) -> BatchResult:
+            # Witches' test-only planted card: only its NumPy simulator has it
+            if getattr(game, "planted_double", -1) >= 0:
+                assert numpy_simulator is not None
+                return numpy_simulator(game, *args, **kwargs)
+            return kernel(game, *args, **kwargs)
+
+        return simulate
+    return _numpy_simulator(name)
+
+
+def _numpy_simulator(name: str) -> BatchedSimulator | None:
     module = f"spielwerk.games.{name}.batched"
     try:
         found = importlib.util.find_spec(module) is not None
@@ -57,16 +72,15 @@ def warm_up(name: str) -> None:
 
 def simulator_kind(name: str) -> str | None:
     """ "kernel" (compiled, Numba), "numpy", or None: how game `name` plays batched games."""
-    from spielwerk.core.kernel import available
+    from spielwerk.games.kernels import has_kernel
 
-    for kind, module in (("kernel", "kernel"), ("numpy", "batched")):
-        try:
-            found = importlib.util.find_spec(f"spielwerk.games.{name}.{module}") is not None
-        except ModuleNotFoundError:
-            found = False
-        if found and (kind != "kernel" or available()):
-            return kind
-    return None
+    if has_kernel(name):
+        return "kernel"
+    try:
+        found = importlib.util.find_spec(f"spielwerk.games.{name}.batched") is not None
+    except ModuleNotFoundError:
+        found = False
+    return "numpy" if found else None
 
 
 def can_batch(lineup: Sequence[str], backend: str, name: str) -> bool:

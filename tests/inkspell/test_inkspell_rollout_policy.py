@@ -138,8 +138,8 @@ def test_policy_games_play_legally_in_lockstep_with_the_engine(players: int) -> 
                     state.apply(action, int(state.to_move))  # the engine's checked apply
                     made += 1
                 ink.apply(s, action)
-                assert ink.final_scores(s).tolist() == list(state.scores)
-            assert ink.final_scores(played).tolist() == list(state.scores)
+                assert ink.RULES.final_scores(s).tolist() == list(state.scores)
+            assert ink.RULES.final_scores(played).tolist() == list(state.scores)
             if limit < 0:
                 assert state.is_terminal() and played[ink.TO_MOVE] == spielwerk.TERMINAL
             else:

@@ -30,6 +30,7 @@ from spielwerk.core.kernel_ops import generator
 from spielwerk.games.isolde import kernel as isolde
 from spielwerk.games.isolde import kernel_policy as policy
 from spielwerk.games.isolde.state import IsoldeState
+from spielwerk.games.kernels import kernel_rules
 from spielwerk.sim.match import play_game
 
 FEATURES = policy.NUM_ROLLOUT_FEATURES
@@ -139,9 +140,9 @@ def test_policy_games_play_legally_to_the_end_in_lockstep_with_the_engine(player
                         assert legal[:count].tolist() == state.legal_ids(seat)
                         state.apply(action, seat)  # the engine's checked apply
                     isolde.apply(s, action)
-                    assert isolde.final_scores(s).tolist() == list(state.scores)
+                    assert kernel_rules("isolde").final_scores(s).tolist() == list(state.scores)
                 assert state.is_terminal() and s[isolde.TO_MOVE] == spielwerk.TERMINAL
-                assert isolde.final_scores(played).tolist() == list(state.scores)
+                assert kernel_rules("isolde").final_scores(played).tolist() == list(state.scores)
 
 
 def test_the_rollout_policy_in_the_search_plays_whole_games_legally() -> None:

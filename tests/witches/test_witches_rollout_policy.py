@@ -92,9 +92,9 @@ def test_policy_games_play_legally_to_the_end_in_lockstep_with_the_engine(player
                         assert action in state.legal_ids()
                     state.apply(action)  # the engine's checked apply: IllegalAction if not
                     witches.apply(s, action)
-                    assert witches.final_scores(s).tolist() == list(state.scores)
+                    assert witches.RULES.final_scores(s).tolist() == list(state.scores)
                 assert state.is_terminal() and s[witches.TO_MOVE] == spielwerk.TERMINAL
-                assert witches.final_scores(played).tolist() == list(state.scores)
+                assert witches.RULES.final_scores(played).tolist() == list(state.scores)
 
 
 def test_the_rollout_policy_in_the_search_plays_whole_games_legally() -> None:

@@ -2,7 +2,7 @@
 
 A state is one flat int64 array (`SIZE` entries; a copy is a `copy()`), every card set a 64-bit
 mask (bit `c` = card `c`). The rules are those of `state.py`, which stays the reference: the
-tests (`tests/witches/test_witches_kernel.py`) step both engines side by side over thousands of
+tests (`tests/kernels/test_kernel_equivalence.py`) step both engines side by side over thousands of
 seeded games at every player count and option, comparing the legal actions, who is to move and
 the scores at every step, and replay the kernel's own random games through `WitchesState`.
 
@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_game import KernelRules, seated
 from spielwerk.core.kernel_ops import (
     SOFTMAX_FLOOR,
-    generator,
     lowest_bit,
-    new_generator,
     nth_bit,
     popcount,
     uniform,
@@ -697,85 +695,12 @@ def policy_game(s: np.ndarray, weights: np.ndarray, actions: np.ndarray, rng: np
     return _play_policy(s, rng, weights, actions)
 
 
-# ---------------------------------------------------------------------- many games
+# ---------------------------------------------------------------------- scores
 @kernel
-def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
-    """Play `s` to the end at random, writing every action id into `actions`; returns the
-    number of actions (chance included)."""
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    steps = 0
-    while True:
-        to_move = s[TO_MOVE]
-        if to_move == TERMINAL:
-            return steps
-        if to_move == CHANCE:
-            action = sample_chance(s, rng)
-        else:
-            action = out[int(uniform(rng) * legal(s, out))]
-        apply(s, action)
-        actions[steps] = action
-        steps += 1
-
-
-@kernel
-def play_batch(
-    players: int,
-    start_player: int,
-    descending: bool,
-    games: int,
-    seed_value: int,
-    scores: np.ndarray,
-    decisions: np.ndarray,
-    steps: np.ndarray,
-) -> None:
-    """`games` random games one after another (one core): final scores, decisions, steps."""
-    rng = new_generator(seed_value)
-    initial = new(players, start_player, descending)
-    s = initial.copy()
-    for g in range(games):
-        s[:] = initial
-        decisions[g] = rollout(s, rng)
-        steps[g] = s[STEPS]
-        for p in range(players):
-            scores[g, p] = s[SCORES + p]
-
-
-def play_random_batch(
-    game: WitchesGame, players: int, games: int, rng: np.random.Generator, record: bool = False
-) -> BatchResult:
-    """`games` random games in the kernel (the batched-simulator contract of
-    `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
-    if game.planted_double >= 0:  # the test-only planted card: only the NumPy simulator has it
-        from spielwerk.games.witches.batched import play_random_batch as numpy_batch
-
-        return numpy_batch(game, players, games, rng, record)
-    initial(game, players)  # checks the player count against the options
-    seed_value = int(rng.integers(2**62))
-    if record:
-        stream = generator(seed_value)
-        return recorded_games(
-            games,
-            players,
-            lambda: initial(game, players),
-            lambda s, buffer: int(random_game(s, buffer, stream)),
-            final_scores,
-            max_game_steps(game),
-            DRAW,
-        )
-    scores = np.zeros((games, players), dtype=np.int64)
-    decisions = np.zeros(games, dtype=np.int64)
-    steps = np.zeros(games, dtype=np.int64)
-    play_batch(
-        players,
-        int(game.options["start_player"]),
-        game.descending,
-        games,
-        seed_value,
-        scores,
-        decisions,
-        steps,
-    )
-    return BatchResult(scores, decisions, steps)
+def scores(s: np.ndarray, out: np.ndarray) -> None:
+    """Each seat's points so far."""
+    for p in range(s[N]):
+        out[p] = s[SCORES + p]
 
 
 def max_game_steps(game: WitchesGame) -> int:
@@ -783,35 +708,7 @@ def max_game_steps(game: WitchesGame) -> int:
     return 4 * NUM_CARDS
 
 
-def final_scores(s: np.ndarray) -> np.ndarray:
-    scores: np.ndarray = s[SCORES : SCORES + s[N]]
-    return scores
-
-
-# ---------------------------------------------------------------------- environments
-@kernel
-def advance(s: np.ndarray, rng: np.ndarray, log: np.ndarray, logged: int) -> int:
-    """Resolve chance until a decision or the end, drawing from the private generator `rng`;
-    each chance action is appended to `log` from `logged` on. Returns the new log length."""
-    while s[TO_MOVE] == CHANCE:
-        action = chance_from(s, uniform(rng))
-        apply(s, action)
-        log[logged] = action
-        logged += 1
-    return logged
-
-
-@kernel
-def legal_mask(s: np.ndarray, out: np.ndarray) -> None:
-    """`out[a]` = 1 for each legal player action `a` of the seat to move, else 0."""
-    out[:] = 0
-    if s[TO_MOVE] < 0:
-        return
-    ids = np.empty(MAX_LEGAL, dtype=np.int64)
-    for i in range(legal(s, ids)):
-        out[ids[i]] = 1
-
-
+# ---------------------------------------------------------------------- observations
 # Offsets of the observation tensor's blocks (spielwerk/games/witches/observation.py).
 _AT = observation.LAYOUT.offsets
 O_HAND, O_KNOWN, O_CAPTURED, O_TRICK = (
@@ -878,3 +775,25 @@ def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
     out[O_PILE] = popcount(s[POOL]) / NUM_CARDS
     out[O_END] = 1.0 if s[END_PHASE] else 0.0
     out[O_WHEEL] = 1.0 if s[DESCENDING] else 0.0
+
+
+RULES = KernelRules(
+    name="witches",
+    size=SIZE,
+    to_move_at=TO_MOVE,
+    steps_at=STEPS,
+    first_chance_id=DRAW,
+    max_legal=MAX_LEGAL,
+    legal=seated(legal),
+    apply=apply,
+    sample_chance=sample_chance,
+    scores=scores,
+    returns=returns,
+    determinize=determinize,
+    rollout=rollout,
+    initial=initial,
+    from_state=from_state,
+    max_game_steps=max_game_steps,
+    observe=observe,
+    observation_size=OBSERVATION_SIZE,
+)
