@@ -81,14 +81,6 @@ def layout_hash(game: Game) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def param_names(hidden_layers: int) -> list[str]:
-    """Names of the weight arrays, in forward order."""
-    names = []
-    for index in range(hidden_layers):
-        names += [f"hidden_{index}/w", f"hidden_{index}/b"]
-    return [*names, "policy/w", "policy/b", "value/w", "value/b"]
-
-
 def network_metadata(
     game: Game, players: Sequence[int], hidden: Sequence[int], score_weight: float = 0.0
 ) -> dict[str, Any]:
@@ -169,6 +161,9 @@ class Model:
         # whose default keeps the old rules still plays the models trained before.
         trained = {spec.name: str(spec.default) for spec in game.option_specs}
         trained.update({key: str(value) for key, value in meta.get("options", {}).items()})
+        for key, value in game.retired_options.items():  # gone, at the value every game had
+            if trained.get(key) == str(value):
+                del trained[key]
         if trained != options:
             differ = sorted(
                 key for key in set(options) | set(trained) if options.get(key) != trained.get(key)

@@ -156,7 +156,7 @@ def seated(legal: Kernel) -> Kernel:
     `KernelRules.legal` (the seat is the one to move)."""
 
     def legal_of(s: np.ndarray, seat: int, out: np.ndarray) -> int:
-        return legal(s, out)  # type: ignore[no-any-return]
+        return legal(s, out)
 
     return inline_kernel(legal_of)
 

@@ -22,9 +22,6 @@ class OptionSpec:
     choices: tuple[OptionValue, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
-    test_only: bool = False
-    """Not a rule: a switch for the project's own checks (e.g. an imbalance planted for
-    `spielwerk balance` to find). Hidden from game lists and the lobby, refused over the web."""
 
     def validate(self, value: object) -> OptionValue:
         """Return the value if it fits the schema, converting CLI text where unambiguous."""

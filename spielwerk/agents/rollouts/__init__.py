@@ -3,25 +3,26 @@ the compiled valuations that go with them: a bot's compiled parts, by game name.
 
 A game's learned rollout policy (AlphaGo's fast rollout policy: a linear softmax over features
 of each legal move, `spielwerk.learn.rollout_policy` fits the weights) plays a rollout in the
-game's kernel, calling the kernel's own rules for what a move does. Imported when first asked
-for (needs Numba).
+game's kernel, calling the kernel's own rules for what a move does: `<game>.py` here, registered
+by one line in `ROLLOUT_POLICIES`. Imported when first asked for (needs Numba).
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
+
+from spielwerk.core.registry import import_object
 
 Kernel = Any
 """A compiled kernel function (Numba's dispatcher)."""
 
 ROLLOUT_POLICIES: dict[str, str] = {
-    "witches": "spielwerk.games.witches.kernel",
-    "isolde": "spielwerk.games.isolde.kernel_policy",
-    "inkspell": "spielwerk.games.inkspell.kernel_policy",
+    "witches": "spielwerk.agents.rollouts.witches:POLICY",
+    "isolde": "spielwerk.agents.rollouts.isolde:POLICY",
+    "inkspell": "spielwerk.agents.rollouts.inkspell:POLICY",
 }
-"""Game name -> the module of its learned rollout policy."""
+"""Game name -> "module:POLICY" of its learned rollout policy (a `LearnedRollout`)."""
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,4 @@ class LearnedRollout:
 def learned_rollout(game_name: str) -> LearnedRollout | None:
     """The learned rollout policy of `game_name`, None if it has none."""
     path = ROLLOUT_POLICIES.get(game_name)
-    if path is None:
-        return None
-    module = importlib.import_module(path)
-    return LearnedRollout(
-        tuple(module.ROLLOUT_FEATURES),
-        module.rollout_features,
-        module.rollout_policy,
-        getattr(module, "rollout_policy_cut", None),
-        getattr(module, "estimate_lead_values", None),
-    )
+    return None if path is None else cast(LearnedRollout, import_object(path))

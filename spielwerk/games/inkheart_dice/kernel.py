@@ -356,9 +356,10 @@ def _finish(s: np.ndarray, reason: int) -> None:
 
 
 # ---------------------------------------------------------------------- outcome
-@kernel
-def score(safe: int) -> int:
-    """The better of keeping and discarding the castle card (a tie keeps it). [seed][design]"""
+@inline_kernel
+def castle(safe: int) -> tuple[int, bool]:
+    """A seat's score from its safe cards, and whether it is the castle card's discarding:
+    the better of keeping and discarding it (a tie keeps it). [seed][design]"""
     points = hearts = plus_points = plus_hearts = 0
     cards = safe
     while cards:
@@ -371,7 +372,13 @@ def score(safe: int) -> int:
             plus_hearts += HEARTS[card]
     kept = points * (hearts + CASTLE_HEARTS)
     discarded = plus_points * plus_hearts
-    return discarded if discarded > kept else kept
+    return (discarded, True) if discarded > kept else (kept, False)
+
+
+@kernel
+def score(safe: int) -> int:
+    """A seat's score from its safe cards (`castle`)."""
+    return castle(safe)[0]
 
 
 @kernel
@@ -457,21 +464,6 @@ def _put_cards(out: np.ndarray, at: int, cards: int) -> None:
 
 
 @kernel
-def _castle_discarded(safe: int) -> bool:
-    points = hearts = plus_points = plus_hearts = 0
-    cards = safe
-    while cards:
-        card = lowest_bit(cards)
-        cards &= cards - 1
-        points += VALUES[card]
-        hearts += HEARTS[card]
-        if VALUES[card] > 0:
-            plus_points += VALUES[card]
-            plus_hearts += HEARTS[card]
-    return plus_points * plus_hearts > points * (hearts + CASTLE_HEARTS)
-
-
-@kernel
 def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
     """The observation tensor of seat `viewer` (exactly `InkheartDiceState.observation_tensor`:
     everything but the pile's order is public), written into `out`."""
@@ -489,8 +481,9 @@ def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
             hearts += HEARTS[lowest_bit(cards)]
             cards &= cards - 1
         out[O_HEARTS + rel] = hearts / observation.HEART_SCALE
-        out[O_SCORES + rel] = score(safe) / observation.SCORE_SCALE
-        out[O_DISCARDED + rel] = 1.0 if _castle_discarded(safe) else 0.0
+        points, discarded = castle(safe)
+        out[O_SCORES + rel] = points / observation.SCORE_SCALE
+        out[O_DISCARDED + rel] = 1.0 if discarded else 0.0
         out[O_SEATED + rel] = 1.0
     to_move = s[TO_MOVE]
     if to_move >= 0:

@@ -11,7 +11,6 @@ from spielwerk.core.i18n import Lang
 from spielwerk.core.narration import Event, event
 from spielwerk.games.witches import words
 from spielwerk.games.witches.params import PARAMS
-from spielwerk.games.witches.render import trick_points
 
 View = Mapping[str, Any]
 
@@ -43,7 +42,7 @@ def events(before: View, after: View) -> list[Event]:
                 "trick_won",
                 seat=trick["winner"],
                 number=number + 1,
-                points=trick_points(trick),
+                points=trick["points"],
                 cards=", ".join(trick["cards"]),
             )
         )
