@@ -134,16 +134,16 @@ PLAIN = SearchConfig()
 MCTS_CONFIGS: dict[str, SearchConfig] = {
     # Tintenherz: a fifth of random 3-player games end with every score 0, so the win alone
     # tells rollouts apart poorly; adding 0.02 x score lifts MCTS(1000) from 0.485 to 0.547
-    # against the heuristic (docs/games/inkheart_dice.md).
+    # against the heuristic (spielwerk/games/inkheart_dice/rules.en.md).
     "inkheart_dice": SearchConfig(score_weight=0.02),
     # Tainted Grail: random rollouts of the day cycle never win, so by win alone every move
     # looks alike and MCTS mostly passes (0 of 200 games won); the team score (quest markers)
-    # gives rollouts a gradient (docs/games/tainted_grail.md).
+    # gives rollouts a gradient (spielwerk/games/tainted_grail/rules.en.md).
     "tainted_grail": SearchConfig(score_weight=0.05),
     # Tintenblut: random play needs some 40 rounds to end a game, so who wins a full rollout
     # says little about the move at the root (mcts:300 won 0.045 against the heuristic); a
     # rollout cut after 60 decisions and valued by the lead on the victory track says more
-    # (docs/games/inkspell.md).
+    # (spielwerk/games/inkspell/rules.en.md).
     "inkspell": SearchConfig(rollout_decisions=60, lead_scale=8.0),
 }
 """`mcts` seats: the plain search with random rollouts, valued as each game measured best."""

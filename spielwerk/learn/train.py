@@ -549,10 +549,6 @@ def check_leaf_mix(leaf_mix: float, expert: str, game: str) -> None:
         raise TrainingError(f"--leaf-mix: the {game} kernel writes no observation tensor")
 
 
-def _prefixed(arrays: dict[str, Any], prefix: str) -> dict[str, Any]:
-    return {k.removeprefix(prefix): v for k, v in arrays.items() if k.startswith(prefix)}
-
-
 def _config_json(config: TrainConfig) -> dict[str, Any]:
     data = asdict(config)
     data["out"] = str(config.out)
