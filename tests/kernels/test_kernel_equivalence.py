@@ -214,3 +214,30 @@ def test_isolde_kernel_random_play_matches_the_engine_in_distribution() -> None:
         a, b = scalar[:, seat], scores[:, seat].astype(float)
         error = np.sqrt(a.var() / len(a) + b.var() / len(b))
         assert abs(a.mean() - b.mean()) < 5 * error
+
+
+def test_witches_kernel_from_state_keeps_the_cards_seen_taken_from_the_trump_pile() -> None:
+    """A card taken face up from the trump pile in the refill is known to every seat (rules
+    file: "the trump pile's top is taken face up"). A search converts its Turn's sample with
+    `from_state`: the kernel array must keep those cards as known, so that every seat's
+    observation of it is the engine's and a determinization leaves them where they are."""
+    from spielwerk.core.conformance import decision_states
+    from spielwerk.games.witches import kernel as witches
+
+    game = spielwerk.load("witches")
+    rules = kernel_rules("witches")
+    assert rules.observe is not None
+    checked = 0
+    for seed in range(40):
+        for state in decision_states(game, 3, seed):
+            known = getattr(state, "known")  # noqa: B009 - the Witches state's field
+            if not any(known):
+                continue
+            s = rules.from_state(state)
+            for seat in range(3):
+                assert int(s[witches.KNOWN + seat]) == sum(1 << c for c in known[seat])
+                out = np.zeros(rules.observation_size, dtype=np.float32)
+                rules.observe(s, seat, out)
+                assert np.array_equal(out, np.asarray(state.observation_tensor(seat), np.float32))
+            checked += 1
+    assert checked > 20
