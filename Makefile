@@ -17,7 +17,7 @@ AXE := tests/web/node_modules/axe-core/axe.min.js
 # pins (lint/eslint.config.mjs: the recommended rules for the pages' ES modules).
 ESLINT := lint/node_modules/.bin/eslint
 
-.PHONY: install run test lint bench-winrates clean
+.PHONY: install run cluster test lint bench-winrates clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,12 @@ PORT ?= 8000
 
 run: $(RUN_STAMP)  # the server prints the lobby's URL once it listens; Ctrl-C stops it
 	$(BIN)/spielwerk serve --host $(HOST) --port $(PORT)
+
+# The multi-process site on this machine: a throwaway PostgreSQL, N servers, nginx in front
+# (Debian's postgresql and nginx packages; docs/deploy.md). Ctrl-C stops and removes it all.
+N ?= 2
+cluster: $(RUN_STAMP)
+	$(BIN)/python -m spielwerk.web.local_cluster --processes $(N) --port $(PORT)
 
 test: $(STAMP) $(NATIVE_STAMP) $(AXE)
 	$(BIN)/python -m pytest -n 2 -q

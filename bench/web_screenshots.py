@@ -204,7 +204,8 @@ def shoot_rules(browser: Any, base: str, game: str, lang: str) -> list[Path]:
         for label, (width, height) in VIEWPORTS.items():
             page.set_viewport_size({"width": width, "height": height})
             page.goto(f"{base}/rules/{game}?lang={lang}")
-            page.wait_for_selector("article.rules h1")
+            # the pictures of the components, drawn by the game's board script
+            page.wait_for_function("() => document.body.dataset.pieces === 'drawn'")
             path = IMAGES / f"web-rules-{game}-{lang}-{label}.png"
             screenshot(page, path)
             written.append(path)

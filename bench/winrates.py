@@ -1,4 +1,4 @@
-"""Win-rate tables for the bots of any game (docs/agents.md, spielwerk/games/*/rules.en.md).
+"""Win-rate tables for the bots of any game (docs/agents.md, docs/games/*.md).
 
     .venv/bin/python bench/winrates.py --games 400 --jobs 2                 # Witches line-ups
     .venv/bin/python bench/winrates.py --game inkheart_dice --games 400 --jobs 2

@@ -99,10 +99,19 @@ def _search(
     if budget:
         config = config.with_budget(*parse_budget(budget))
     if config.network:
-        from spielwerk.agents.network import NetworkAgent, load_model
+        from spielwerk.agents.network import FittingNetworkAgent, NetworkAgent, load_model
 
         model = load_model(game_name)
-        return NetworkAgent(model, iterations=config.iterations, seconds=config.seconds, seed=seed)
+        network = NetworkAgent(
+            model, iterations=config.iterations, seconds=config.seconds, seed=seed
+        )
+        fallback = config.fallback
+        if fallback is None:
+            return network
+        if budget:
+            fallback = fallback.with_budget(*parse_budget(budget))
+        chosen = fallback
+        return FittingNetworkAgent(network, lambda: _search(chosen, "", game_name, seed, compiled))
     if compiled:
         agent = _compiled(config, game_name, seed)
         if agent is not None:

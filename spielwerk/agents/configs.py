@@ -55,6 +55,9 @@ class SearchConfig:
     network: bool = False
     """Guide the search by the game's shipped network instead (`spielwerk.agents.network`:
     its policy is the PUCT prior, its value values each new node); the other parts unused."""
+    fallback: SearchConfig | None = None
+    """With `network`: the search that plays where the shipped network was not made for the
+    table (its player count or options); None: such a table is refused."""
     iterations: int | None = 1000
     """The default budget (when a seat spec gives none): iterations, or else seconds."""
     seconds: float | None = None
@@ -134,45 +137,19 @@ PLAIN = SearchConfig()
 MCTS_CONFIGS: dict[str, SearchConfig] = {
     # Tintenherz: a fifth of random 3-player games end with every score 0, so the win alone
     # tells rollouts apart poorly; adding 0.02 x score lifts MCTS(1000) from 0.485 to 0.547
-    # against the heuristic (spielwerk/games/inkheart_dice/rules.en.md).
+    # against the heuristic (docs/games/inkheart_dice.md).
     "inkheart_dice": SearchConfig(score_weight=0.02),
     # Tainted Grail: random rollouts of the day cycle never win, so by win alone every move
     # looks alike and MCTS mostly passes (0 of 200 games won); the team score (quest markers)
-    # gives rollouts a gradient (spielwerk/games/tainted_grail/rules.en.md).
+    # gives rollouts a gradient (docs/games/tainted_grail.md).
     "tainted_grail": SearchConfig(score_weight=0.05),
     # Tintenblut: random play needs some 40 rounds to end a game, so who wins a full rollout
     # says little about the move at the root (mcts:300 won 0.045 against the heuristic); a
     # rollout cut after 60 decisions and valued by the lead on the victory track says more
-    # (spielwerk/games/inkspell/rules.en.md).
+    # (docs/games/inkspell.md).
     "inkspell": SearchConfig(rollout_decisions=60, lead_scale=8.0),
 }
 """`mcts` seats: the plain search with random rollouts, valued as each game measured best."""
-
-BEST_CONFIGS: dict[str, SearchConfig] = {
-    # Witches, Isolde: the plain search already beats the heuristic by far (0.92 and 0.75
-    # against 0.07 and 0.25). Witches: a quarter second a decision; the compiled search does
-    # mcts:1000 in some 13 ms, and past 800-1,600 iterations it gains nothing there (skill
-    # ladder, docs/agents.md): `best` and mcts:1000 are level head to head. Isolde: half a
-    # second, the time its `best` really took (0.547 s on a nominal 0.25 s) when it beat
-    # mcts:1000 head to head, before the compiled search kept to its budget.
-    "witches": PLAIN.with_budget(None, 0.25),
-    "isolde": PLAIN.with_budget(None, 0.5),
-    # Tintenherz: the plain search with its score term, given twice mcts:1000's time.
-    "inkheart_dice": MCTS_CONFIGS["inkheart_dice"].with_budget(None, 0.5),
-    # Tintenblut: random rollouts say little (mcts:1000 won 0.30 against the heuristic's
-    # 0.70); PUCT with the heuristic's move as prior and every new node valued at once by the
-    # heuristic's own estimate of the standings (score + tiles + provisions + advantage cards)
-    # played even with the heuristic in probes (0.500 over 24 games, docs/agents.md).
-    "inkspell": SearchConfig(
-        prior="heuristic", leaf="heuristic", rollout_decisions=0, iterations=None, seconds=0.5
-    ),
-    # Tainted Grail: a random party never wins, the heuristic party does (0.94 over 600
-    # deals); a party of the shipped network's search at 10 iterations won 0.987 of the same
-    # deals in milliseconds a decision (docs/learning.md), where the heuristic-blueprint search
-    # (BLUEPRINT_TAINTED_GRAIL) needs a second a decision.
-    "tainted_grail": SearchConfig(network=True, iterations=10),
-}
-"""`best` seats: the strongest built-in bot of each game at its default time a decision."""
 
 BLUEPRINT_TAINTED_GRAIL = SearchConfig(
     rollout="heuristic",
@@ -186,6 +163,53 @@ BLUEPRINT_TAINTED_GRAIL = SearchConfig(
 """Tainted Grail's best before a network shipped: the heuristic team's plan as blueprint,
 left only for a move better by 0.05 in mean value, with the heuristic prior in the tree."""
 
+GUIDED_INKSPELL = SearchConfig(
+    prior="heuristic", leaf="heuristic", rollout_decisions=0, iterations=None, seconds=0.5
+)
+"""Tintenblut's best before the network's search: PUCT with the heuristic's move as prior and
+every new node valued at once by the heuristic's own estimate of the standings (score + tiles
++ provisions + advantage cards); random rollouts say little there (mcts:1000 won 0.30 against
+the heuristic's 0.70), this played even with the heuristic in probes and won 0.667 against
+it over 201 games (docs/agents.md)."""
+
+BEST_CONFIGS: dict[str, SearchConfig] = {
+    # Witches: the shipped network's search (the compiled search with its learned rollout
+    # policy) at a quarter second a decision. Its ladder rates it first, above the plain search
+    # at the same budget (the earlier best): 32.4 [28.4-36.4] against 27.5 [23.6-31.4], wins
+    # 0.442 [0.380-0.505] against 0.315 [0.259-0.376] (docs/agents.md "Bot levels"); past
+    # 800-1,600 iterations the plain search gains nothing more there (skill ladder).
+    # At tables the network was not made for (it plays 4 seats), the plain search at that time.
+    "witches": SearchConfig(
+        network=True, iterations=None, seconds=0.25, fallback=PLAIN.with_budget(None, 0.25)
+    ),
+    # Isolde: the shipped network's search at a quarter second a decision, first in its ladder
+    # (36.7 [30.6-42.8]; the plain search at 0.25 s 29.1 [23.2-34.9], scoring 3.2 [0.1-6.3]
+    # points a game less on the same deals). The earlier best, the plain search at half a
+    # second (the time it took when it beat mcts:1000 head to head), plays the tables the
+    # network was not made for (it plays 4 seats).
+    "isolde": SearchConfig(
+        network=True, iterations=None, seconds=0.25, fallback=PLAIN.with_budget(None, 0.5)
+    ),
+    # Tintenherz: the plain search with its score term at a quarter second a decision, first
+    # in its ladder (480 games: 26.0 [22.7-29.4]) though within the intervals of every other
+    # seat of it, the shipped network's search at the same time last (23.8): a game of dice,
+    # where luck outweighs what these bots know (docs/agents.md "Bot levels").
+    "inkheart_dice": MCTS_CONFIGS["inkheart_dice"].with_budget(None, 0.25),
+    # Tintenblut: the shipped network's search (the compiled search with its learned rollout
+    # policy, docs/learning.md) at its own budget, 370 iterations. On the same 20 deals it
+    # scored 4.05 [1.2-6.9] points a game more than the earlier best (PUCT with the heuristic
+    # as prior and leaf value, 0.5 s a decision) with a third of its time (docs/agents.md "Bot
+    # levels"). The earlier best plays at tables the network was not made for (it plays 3).
+    "inkspell": SearchConfig(network=True, iterations=None, fallback=GUIDED_INKSPELL),
+    # Tainted Grail: a random party never wins, the heuristic party does (0.94 over 600
+    # deals); a party of the shipped network's search at 10 iterations won 0.987 of the same
+    # deals in milliseconds a decision (docs/learning.md), where the heuristic-blueprint search
+    # (BLUEPRINT_TAINTED_GRAIL) needs a second a decision: it plays the parties of 1, 3 or 4
+    # characters, which the network was not made for (it plays 2).
+    "tainted_grail": SearchConfig(network=True, iterations=10, fallback=BLUEPRINT_TAINTED_GRAIL),
+}
+"""`best` seats: the strongest built-in bot of each game at its default time a decision."""
+
 
 def mcts_config(game_name: str) -> SearchConfig:
     return MCTS_CONFIGS.get(game_name, PLAIN)
@@ -193,3 +217,23 @@ def mcts_config(game_name: str) -> SearchConfig:
 
 def best_config(game_name: str) -> SearchConfig:
     return BEST_CONFIGS.get(game_name, PLAIN.with_budget(None, 1.0))
+
+
+def best_seat(game_name: str) -> str:
+    """The seat spec that plays exactly as `best` does in this game (`net:0.25s`, `mcts:0.5s`),
+    the name its ladder rates it under; `best` where no other spec builds the same bot."""
+    config = best_config(game_name)
+    budget = (
+        f"{config.seconds:g}s"
+        if config.seconds is not None
+        else str(config.iterations)
+        if config.iterations is not None
+        else ""
+    )
+    if config.network:
+        return f"net:{budget}" if budget else "net"
+    if replace(config, iterations=None, seconds=None) == replace(
+        mcts_config(game_name), iterations=None, seconds=None
+    ):
+        return f"mcts:{budget}"
+    return "best"

@@ -570,6 +570,37 @@ class NetworkAgent(Agent):
         return self.search.act(turn)
 
 
+class FittingNetworkAgent(Agent):
+    """A `best` seat that is the network's search: where the shipped network was not made for
+    the table (another player count, other options), its turns go to the search `fallback`
+    builds instead, so `best` sits at every table the game allows."""
+
+    name = "net"
+    wants_sample = True
+
+    def __init__(self, network: NetworkAgent, fallback: Callable[[], Agent]) -> None:
+        self.network = network
+        self._fallback = fallback
+        self._chosen: tuple[tuple[int, int], Agent] | None = None
+
+    def chosen(self, game: Game, num_players: int) -> Agent:
+        """The bot that plays this table: the network's search if its model fits."""
+        key = (id(game), num_players)
+        if self._chosen is None or self._chosen[0] != key:
+            try:
+                self.network.check_game(game, num_players)
+                agent: Agent = self.network
+            except ModelMismatch:
+                agent = self._fallback()
+            self._chosen = (key, agent)
+        return self._chosen[1]
+
+    def act(self, turn: Turn) -> Action:
+        if turn.sample is None:
+            raise RuntimeError("the network seat needs a determinization (wants_sample)")
+        return self.chosen(turn.sample.game, turn.sample.num_players).act(turn)
+
+
 DEFAULT_PLAY_ITERATIONS = 400
 """Search iterations per decision of the seat `net` where the model file names none."""
 

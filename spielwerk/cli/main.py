@@ -1,6 +1,5 @@
-"""The `spielwerk` command: list, rules, play, replay, simulate, train, ladder, balance, bench,
-scenario
-check.
+"""The `spielwerk` command: list, rules, play, replay, review, simulate, train, ladder, balance,
+bench, scenario check.
 
 Mistakes on the command line (an unknown game, a bad seat list or option, an unreadable record)
 end with exactly one line on stderr and exit code 2, never a traceback.
@@ -8,12 +7,13 @@ end with exactly one line on stderr and exit code 2, never a traceback.
 
 from __future__ import annotations
 
-import importlib
+import contextlib
 import ipaddress
 import json
 import math
 import os
 import random
+import re
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,6 +30,7 @@ from rich.table import Table
 import spielwerk
 from spielwerk.agents import AgentSpecError, make_agent
 from spielwerk.agents.base import Agent
+from spielwerk.agents.strengths import bot_label
 from spielwerk.cli.renderers import game_text
 from spielwerk.cli.terminal import GameAbandoned, HumanAgent, Narrator
 from spielwerk.core.game import Game
@@ -38,8 +39,12 @@ from spielwerk.core.i18n import (
     Lang,
     TextError,
     as_lang,
+    game_title,
     lang_from_environment,
     option_help,
+    option_label,
+    option_value,
+    seat_name,
     shared_texts,
 )
 from spielwerk.core.options import OptionSpec
@@ -48,7 +53,14 @@ from spielwerk.core.state import State
 from spielwerk.sim.match import play_game
 from spielwerk.sim.plan import parse_vary, plan_games
 from spielwerk.sim.runner import BACKENDS
-from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE
+from spielwerk.web.limits import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_TABLES_PER_MINUTE,
+    DEFAULT_UPLOADS_PER_MINUTE,
+    Admission,
+)
 
 EXIT_USAGE = 2
 """Exit code of every mistake on the command line."""
@@ -203,6 +215,39 @@ def describe_option(spec: OptionSpec) -> str:
     return text
 
 
+def player_label(spec: str, lang: Lang, you: bool = False) -> str:
+    """Who plays a seat, in words: "you", a player at this keyboard, or a bot by what it does
+    ("bot (search, 300 tries a move)")."""
+    texts = shared_texts()
+    if spec == HUMAN:
+        return texts.say(lang, "terminal.you" if you else "terminal.human")
+    kind, _, budget = spec.partition(":")
+    key = f"terminal.bot_kind.{kind.removesuffix('-py')}"
+    word = texts.say(lang, key) if texts.has(key) else kind
+    if kind == "net" and budget:
+        word = texts.say(lang, "terminal.bot_file", kind=word, file=budget)
+    elif budget.isdigit():
+        word = texts.say(lang, "terminal.bot_iterations", kind=word, n=int(budget))
+    elif budget.endswith("s") and budget[:-1].replace(".", "", 1).isdigit():
+        word = texts.say(lang, "terminal.bot_seconds", kind=word, seconds=budget[:-1])
+    return texts.say(lang, "terminal.bot", kind=word)
+
+
+def options_in_words(game: Game, lang: Lang) -> str:
+    """The game's options as a player reads them: "Witches' wheel: descending, Start player:
+    Seat 1"."""
+    specs = {spec.name: spec for spec in game.option_specs}
+    return ", ".join(
+        shared_texts().say(
+            lang,
+            "terminal.option",
+            label=option_label(game.name, name, lang),
+            value=option_value(game.name, specs[name], value, lang),
+        )
+        for name, value in game.options.items()
+    )
+
+
 def result_table(state: State, labels: Sequence[str] | None = None, lang: Lang = "en") -> Table:
     """Scores and winners per seat; `labels` name the seats' players where they are known."""
     say = shared_texts().say
@@ -219,7 +264,7 @@ def result_table(state: State, labels: Sequence[str] | None = None, lang: Lang =
         score = scores[seat] if isinstance(scores, list) and seat < len(scores) else "-"
         player = [] if labels is None else [escape(labels[seat])]
         mark = f"[bold]{say(lang, 'terminal.winner_mark')}[/bold]" if seat in winners else ""
-        table.add_row(str(seat), *player, str(score), mark)
+        table.add_row(str(seat + 1), *player, str(score), mark)  # seats counted from 1
     return table
 
 
@@ -235,25 +280,28 @@ def print_result(
     result = state.result()
     winners = result.get("winners") or []
     narration = game_narration(state.game.name)
+    explained: Mapping[str, Any] = {}
     if narration.explain is not None and narration.templates(lang):
         explained = narration.explain(state.view(None))
         for row in explained.get("rows", []):
             parts = "; ".join(event_text(narration, lang, part) for part in row.get("parts", []))
             if parts:
-                console.print(f"  {escape(say(lang, 'seat', n=row['seat']))}: {escape(parts)}")
+                console.print(f"  {escape(seat_name(lang, row['seat']))}: {escape(parts)}")
     if result.get("cooperative"):
+        if explained.get("verdict"):  # won or lost, and why, in the game's words
+            console.print(escape(event_text(narration, lang, explained["verdict"])))
+            return
         verdict = say(lang, "terminal.party_won" if winners else "terminal.party_lost")
         reason = result.get("reason")
         console.print(f"{verdict}: {escape(str(reason))}" if reason else verdict)
         return
-    names = "; ".join(
-        say(lang, "seat", n=w) + (f", {labels[w]}" if labels else "") for w in winners
-    )
+    names = "; ".join(seat_name(lang, w) + (f", {labels[w]}" if labels else "") for w in winners)
     if len(winners) > 1:
         console.print(say(lang, "terminal.winners_shared", names=escape(names)))
-        if result.get("tie_break"):
-            tie = escape(str(result["tie_break"]))
-            console.print(say(lang, "terminal.tie_break", text=tie))
+        tie = explained.get("tie_break")
+        if tie:  # how the game parted equal scores, in its words
+            text = escape(event_text(narration, lang, tie))
+            console.print(say(lang, "terminal.tie_break", text=text))
     elif winners:
         console.print(say(lang, "terminal.winner", names=escape(names)))
 
@@ -284,17 +332,18 @@ def rules(
     game: Annotated[str, typer.Argument(help="game name, see `spielwerk list`")],
     lang: LangOption = None,
 ) -> None:
-    """Show a game's title, players, options and a short summary of its rules."""
-    from spielwerk.core.i18n import game_texts
+    """Show how to play a game: its players and options, then the rules written for players
+    (the same text as the web's rules page, without its pictures)."""
+    from rich.markdown import Markdown
+
+    from spielwerk.core.howto import how_to_play, without_pictures
 
     with _user_errors():
         cls = game_class(game)
         chosen = choose_lang(lang)
     say = shared_texts().say
-    package = cls.__module__.rpartition(".")[0] or cls.__module__
-    texts = game_texts(package)
     console = _console()
-    console.print(f"[bold]{escape(cls.title)}[/bold] ({cls.name})")
+    console.print(f"[bold]{escape(game_title(cls.name, chosen))}[/bold] ({cls.name})")
     console.print(say(chosen, "terminal.players_range", low=cls.min_players, high=cls.max_players))
     specs = list(cls.option_specs)
     if specs:
@@ -302,18 +351,10 @@ def rules(
         for spec in specs:
             help_text = option_help(cls.name, spec.name, spec.help, chosen)
             console.print(f"  {escape(describe_option(spec))}: {escape(help_text)}")
-    module = importlib.import_module(package)
-    about = texts.say(chosen, "about") if "about" in texts.raw else None
-    if about is None and module.__doc__:  # its first paragraph: what the game is
-        about = module.__doc__.strip().split("\n\n")[0]
-    if about:
+    text = how_to_play(cls.name, chosen)
+    if text is not None:
         console.print()
-        console.print(escape(about))
-    summary = game_text(cls.name, chosen).rules
-    if summary:
-        console.print()
-        console.print(f"[bold]{say(chosen, 'terminal.rules_in_brief')}[/bold]")
-        console.print(escape(summary))
+        console.print(Markdown(without_pictures(text.markdown)), soft_wrap=False)
 
 
 @app.command()
@@ -351,6 +392,11 @@ def play(
         if record is not None and not record.parent.is_dir():
             raise UsageProblem(f"cannot write the record: no directory {str(record.parent)!r}")
         humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+        # Bots sit under a name and their level, as at a web table: "Ben (Hard bot)".
+        bots = [
+            None if spec == HUMAN else bot_label(loaded.name, spec, seat, chosen)
+            for seat, spec in enumerate(specs)
+        ]
         console = _console()
         narrator = Narrator(
             console,
@@ -358,23 +404,23 @@ def play(
             viewer=humans[0] if len(humans) == 1 else None,
             compact=not humans,
             lang=chosen,
+            seat_names=bots,
         )
         agents = build_agents(specs, loaded, seed, console, narrator, chosen)
 
     say = shared_texts().say
     labels = [
-        say(chosen, "terminal.you", spec=spec) if len(humans) == 1 and seat == humans[0] else spec
-        for seat, spec in enumerate(specs)
+        bot
+        if bot is not None
+        else player_label(spec, chosen, you=len(humans) == 1 and seat == humans[0])
+        for seat, (spec, bot) in enumerate(zip(specs, bots, strict=True))
     ]
-    options = ", ".join(f"{k}={v}" for k, v in loaded.options.items())
-    title = f"[bold]{escape(loaded.title)}[/bold]"
-    console.print(
-        say(chosen, "terminal.game_line", title=title, n=len(specs), seed=seed)
-        + (f", {escape(options)}" if options else "")
-    )
-    seats = ", ".join(
-        f"{say(chosen, 'seat', n=s)}: {escape(label)}" for s, label in enumerate(labels)
-    )
+    title = f"[bold]{escape(game_title(loaded.name, chosen))}[/bold]"
+    console.print(say(chosen, "terminal.game_line", title=title, n=len(specs), seed=seed))
+    options = options_in_words(loaded, chosen)
+    if options:
+        console.print(say(chosen, "terminal.options_line", options=escape(options)))
+    seats = ", ".join(f"{seat_name(chosen, s)}: {escape(label)}" for s, label in enumerate(labels))
     console.print(say(chosen, "terminal.seats", seats=seats))
     try:
         state = play_game(loaded, agents, seed=seed, on_step=narrator.on_step)
@@ -407,7 +453,9 @@ def replay(
     ] = False,
     seat: Annotated[
         int | None,
-        typer.Option(help="with --step: see the table as this seat (from 0); default spectator"),
+        typer.Option(
+            help="with --step: see the table as this seat (counted from 1); default spectator"
+        ),
     ] = None,
     lang: LangOption = None,
 ) -> None:
@@ -416,25 +464,72 @@ def replay(
         chosen = choose_lang(lang)
         state = spielwerk.load_record(file.read_text(encoding="utf-8"))
     console = _console()
-    if seat is not None and not 0 <= seat < state.num_players:
-        _fail(f"--seat must be a seat of this game: 0 to {state.num_players - 1}", 2)
+    if seat is not None and not 1 <= seat <= state.num_players:
+        _fail(f"--seat must be a seat of this game: 1 to {state.num_players}", 2)
+    viewer = None if seat is None else seat - 1  # the rules count seats from 0
     say = shared_texts().say
     console.print(
         say(
             chosen,
             "terminal.replayed",
-            title=escape(state.game.title),
+            title=escape(game_title(state.game.name, chosen)),
             players=state.num_players,
             seed=state.seed,
             actions=len(state.history),
         )
     )
     if step:
-        walk(console, state, seat, chosen)
+        walk(console, state, viewer, chosen)
     if state.is_terminal():
         print_result(console, state, lang=chosen)
     else:
         console.print(say(chosen, "terminal.record_ends_early"))
+
+
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="a finished game's record (JSON)")],
+    seat: Annotated[int, typer.Option("--seat", help="the seat to review, from 1")],
+    out: Annotated[
+        Path | None,
+        typer.Option(help="also write the review (JSON) and its chart (PNG) into this directory"),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="seed of the review's own randomness")] = 0,
+    hindsight: Annotated[
+        bool,
+        typer.Option(
+            "--hindsight",
+            help="add each move's chance with every hidden card open (games with a compiled "
+            "search; twice the time)",
+        ),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
+    """Judge every decision of one seat in a finished game: each move's winning chance from
+    what that seat knew, the drop from the best move, and inaccuracies, mistakes, blunders."""
+    from spielwerk.cli.review import print_review, review_with_progress, write_review
+    from spielwerk.review.words import say
+
+    with _user_errors():
+        chosen = choose_lang(lang)
+        if out is not None and out.exists() and not out.is_dir():
+            raise UsageProblem(f"--out {str(out)!r} is a file, not a directory")
+        if not 0 <= seed < 2**63:
+            raise UsageProblem("--seed must be 0 to 2**63 - 1")
+        state = spielwerk.load_record(file.read_text(encoding="utf-8"))
+        if not 1 <= seat <= state.num_players:
+            raise UsageProblem(
+                f"--seat must be a seat of this game: 1 to {state.num_players}, not {seat}"
+            )
+        reviewed = review_with_progress(state, seat - 1, seed, chosen, hindsight)
+        console = _console()
+        print_review(console, reviewed, chosen)
+        if hindsight and not reviewed.hindsight:
+            console.print(escape(say(chosen, "hindsight.unavailable")))
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            data, chart = write_review(reviewed, out, chosen)
+            console.print(escape(say(chosen, "written", json=str(data), chart=str(chart))))
 
 
 def walk(console: Console, final: State, seat: int | None, lang: Lang = "en") -> None:
@@ -448,8 +543,8 @@ def walk(console: Console, final: State, seat: int | None, lang: Lang = "en") ->
     history = final.history
     states = [final.game.new_state(final.num_players, seed=final.seed)]
 
-    def named(p: int) -> str:  # as the terminal counts seats, from 0
-        return say(lang, "seat_you" if p == seat else "seat", n=p)
+    def named(p: int) -> str:  # counted from 1
+        return seat_name(lang, p, you=p == seat)
 
     index = 0
     while True:
@@ -864,6 +959,20 @@ def bench(
         console.print(f"Figures written to {escape(str(out))}")
 
 
+HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+
+
+def _host_name(text: str) -> str:
+    """An --allowed-host as the server compares it: lower case, an IPv6 address without
+    brackets; UsageProblem for anything that is not a host name or address."""
+    name = text.strip().lower().strip("[]").rstrip(".")
+    with contextlib.suppress(ValueError):
+        return str(ipaddress.ip_address(name))
+    if not HOST_NAME.fullmatch(name):
+        raise UsageProblem(f"--allowed-host {text!r}: write a host name (no scheme, no port)")
+    return name
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
@@ -923,9 +1032,62 @@ def serve(
             "abandoned (0: never; nothing is deleted)"
         ),
     ] = 24.0,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="a host name this server answers to besides the --host address and "
+            "localhost (repeatable): requests for any other name are refused"
+        ),
+    ] = None,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            help="open connections one client address may hold (0: no limit; a --trusted-proxy "
+            "is exempt)"
+        ),
+    ] = DEFAULT_CONNECTIONS_PER_ADDRESS,
+    max_connections: Annotated[
+        int, typer.Option(help="connections the server holds at once in all (beyond: 503)")
+    ] = 8192,
+    header_timeout: Annotated[
+        float, typer.Option(help="seconds a request's header may take to arrive")
+    ] = DEFAULT_HEADER_TIMEOUT,
+    body_timeout: Annotated[
+        float, typer.Option(help="seconds a request's body may take to arrive after its header")
+    ] = DEFAULT_BODY_TIMEOUT,
+    uploads_per_minute: Annotated[
+        int,
+        typer.Option(help="record files one address may open in the replay viewer a minute"),
+    ] = DEFAULT_UPLOADS_PER_MINUTE,
+    devices_per_seat: Annotated[
+        int, typer.Option(help="connections one seat may hold at once (0: no limit)")
+    ] = Admission.devices_per_seat,
+    spectators_per_table: Annotated[
+        int, typer.Option(help="spectators at one table at once (0: no limit)")
+    ] = Admission.spectators_per_table,
+    spectators_per_address: Annotated[
+        int, typer.Option(help="spectator connections one address may hold (0: no limit)")
+    ] = Admission.spectators_per_address,
+    max_spectators: Annotated[
+        int, typer.Option(help="spectators on the whole server (0: no limit)")
+    ] = Admission.max_spectators,
+    hand_over_after: Annotated[
+        float,
+        typer.Option(
+            help="seconds a player must be gone before the others may let a bot play for them"
+        ),
+    ] = 90.0,
+    spectator_idle: Annotated[
+        float,
+        typer.Option(
+            help="minutes without a move after which a table's spectators are let go (0: never)"
+        ),
+    ] = Admission.spectator_idle / 60,
 ) -> None:
     """Serve the lobby and the tables in the browser (FastAPI + websockets)."""
     try:
+        from spielwerk.web.app import ServerSettings
+        from spielwerk.web.server import default_bot_workers
         from spielwerk.web.server import serve as run_server
     except ImportError as error:
         _fail(f"the web extra is not installed ({error}): pip install 'spielwerk[web]'")
@@ -960,24 +1122,65 @@ def serve(
             raise UsageProblem(
                 f"--max-bot-seconds must be above 0 and at most 600, not {max_bot_seconds}"
             )
-    try:
-        run_server(
-            host,
-            port,
-            db,
-            bot_workers,
-            bot_delay,
+        counts = {
+            "--connections-per-address": connections_per_address,
+            "--uploads-per-minute": uploads_per_minute,
+            "--devices-per-seat": devices_per_seat,
+            "--spectators-per-table": spectators_per_table,
+            "--spectators-per-address": spectators_per_address,
+            "--max-spectators": max_spectators,
+        }
+        for flag, value in counts.items():
+            if value < 0:
+                raise UsageProblem(f"{flag} must not be negative, not {value}")
+        if max_connections < 1:
+            raise UsageProblem(f"--max-connections must be at least 1, not {max_connections}")
+        for flag, seconds in {
+            "--header-timeout": header_timeout,
+            "--body-timeout": body_timeout,
+        }.items():
+            if not (math.isfinite(seconds) and 0 < seconds <= 3600):
+                raise UsageProblem(f"{flag} must be above 0 and at most 3600 s, not {seconds}")
+        if not (math.isfinite(hand_over_after) and 0 <= hand_over_after <= 86400):
+            raise UsageProblem(
+                f"--hand-over-after must be 0 to 86400 seconds, not {hand_over_after}"
+            )
+        if not (math.isfinite(spectator_idle) and spectator_idle >= 0):
+            raise UsageProblem(
+                f"--spectator-idle must be a number of minutes, 0 or more, not {spectator_idle}"
+            )
+        hosts = tuple(_host_name(h) for h in allowed_host or [])
+        settings = ServerSettings(
+            db_url=db or ServerSettings.db_url,
+            bot_workers=bot_workers or default_bot_workers(),
+            bot_delay=bot_delay,
+            max_connections=max_connections,
+            connections_per_address=connections_per_address,
+            header_timeout=header_timeout,
+            body_timeout=body_timeout,
+            admission=Admission(
+                devices_per_seat=devices_per_seat,
+                spectators_per_table=spectators_per_table,
+                spectators_per_address=spectators_per_address,
+                max_spectators=max_spectators,
+                spectator_idle=spectator_idle * 60,
+            ),
             tables_per_minute=tables_per_minute,
+            uploads_per_minute=uploads_per_minute,
+            allowed_hosts=hosts,
+            hand_over_after=hand_over_after,
             scenario_dir=str(scenario_dir) if scenario_dir is not None else None,
-            trusted_proxies=trusted_proxy or [],
-            allowed_origins=allowed_origin or [],
+            trusted_proxies=tuple(trusted_proxy or []),
+            allowed_origins=tuple(allowed_origin or []),
             dev=dev,
             evict_after=evict_after,
             max_idle_tables=max_idle_tables,
             max_bot_seconds=max_bot_seconds,
             bot_tables_per_address=bot_tables_per_address,
-            abandon_after_hours=abandon_after,
+            abandon_after=abandon_after * 3600,
         )
+    try:
+        run_server(settings, host, port)
     except Exception as error:  # e.g. an unreachable database or a bad URL
         if type(error).__module__.startswith(("sqlalchemy", "psycopg")) or isinstance(
             error, ValueError
@@ -989,7 +1192,7 @@ def serve(
 # ---------------------------------------------------------------------- scenarios
 scenario_app = typer.Typer(
     help="Tainted Grail scenario files: check one before you play it "
-    "(the format is in spielwerk/games/tainted_grail/rules.en.md).",
+    "(the format is in docs/games/tainted_grail.md).",
     no_args_is_help=True,
 )
 app.add_typer(scenario_app, name="scenario")

@@ -8,7 +8,8 @@ serves to describe those actions).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -22,6 +23,8 @@ from spielwerk.core.i18n import DEFAULT_LANG, Lang, shared_texts
 from spielwerk.core.state import CHANCE, State
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
+SEAT_IN_TEXT = re.compile(r"\b(?:seat|Platz) (\d+)\b")
+"""A seat in the games' texts, as the web page's narration also finds it (narration.js)."""
 
 
 class GameAbandoned(Exception):
@@ -47,9 +50,12 @@ class Narrator:
         viewer: int | None,
         compact: bool = False,
         lang: Lang = DEFAULT_LANG,
+        seat_names: Sequence[str | None] = (),
     ) -> None:
         self.console = console
         self.lang = lang
+        self.seat_names = list(seat_names)
+        """Per seat, the name that replaces "seat N" in the log (a bot's), or None."""
         self.text = text
         self.viewer = viewer
         self.compact = compact and text.changes is not None
@@ -120,7 +126,17 @@ class Narrator:
             self._print(" | ".join(run))
 
     def _print(self, line: str) -> None:
-        self.console.print(f"  {line}")
+        self.console.print(f"  {self._named(line)}")
+
+    def _named(self, line: str) -> str:
+        """The game's "seat 2" / „Platz 2“ (counted from 1) as the seat's name."""
+
+        def name(match: re.Match[str]) -> str:
+            seat = int(match.group(1)) - 1
+            named = self.seat_names[seat] if 0 <= seat < len(self.seat_names) else None
+            return match.group(0) if named is None else escape(named)
+
+        return SEAT_IN_TEXT.sub(name, line)
 
 
 class HumanAgent(Agent):
@@ -151,7 +167,7 @@ class HumanAgent(Agent):
         say = shared_texts().say
         seat = turn.player
         if self.announce_seat:
-            console.print(Rule(say(self.lang, "terminal.hot_seat", seat=seat)))
+            console.print(Rule(say(self.lang, "terminal.hot_seat", seat=seat + 1)))
         else:
             console.print(Rule())
         console.print(self.text.render_view(turn.view))
@@ -174,12 +190,12 @@ class HumanAgent(Agent):
         say, lang = shared_texts().say, self.lang
         while True:
             try:
-                answer = self.console.input(say(lang, "terminal.ask", seat=seat, count=count))
+                answer = self.console.input(say(lang, "terminal.ask", seat=seat + 1, count=count))
             except EOFError:
                 raise GameAbandoned(say(lang, "terminal.input_ended")) from None
             answer = answer.strip()
             if answer.lower() in QUIT_WORDS:
-                raise GameAbandoned(say(lang, "terminal.quit", seat=seat), by_choice=True)
+                raise GameAbandoned(say(lang, "terminal.quit", seat=seat + 1), by_choice=True)
             if answer.isdigit() and 1 <= int(answer) <= count:
                 return int(answer)
             wrong = say(lang, "terminal.not_a_choice", answer=escape(repr(answer)))

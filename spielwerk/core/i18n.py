@@ -13,7 +13,7 @@ Every game keeps its words beside its rules, in two TOML files of its package:
       note = "optional: where in the rulebook"
 
 - ``texts.toml``: every sentence the game says (action labels, narration, board and terminal
-  texts, option help, the rules summary), one table per key with ``de`` and ``en`` templates::
+  texts, option help), one table per key with ``de`` and ``en`` templates::
 
       [describe.play]
       en = "{seat} plays {card}"
@@ -42,7 +42,10 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from spielwerk.core.options import OptionSpec
 
 Lang = Literal["de", "en"]
 LANGUAGES: tuple[Lang, ...] = ("en", "de")
@@ -326,6 +329,32 @@ def game_title(game: str, lang: Lang) -> str:
     from spielwerk.core.registry import game_class
 
     return game_class(game).title
+
+
+def seat_name(lang: Lang, player: int, you: bool = False) -> str:
+    """A seat as a person reads it, counted from 1: the rules' seat 0 is "seat 1" („Platz 1“);
+    `you` adds "(you)". Pages put a player's name in its place (`nameSeats` in
+    ``static/narration.js`` knows both words)."""
+    return shared_texts().say(lang, "seat_you" if you else "seat", n=player + 1)
+
+
+def option_label(game: str, option: str, lang: Lang) -> str:
+    """An option's name as a player reads it in `lang` ("Hexenrad"): the game's text
+    ``option_label.<name>`` (every option a player may set has one; TextError if not)."""
+    return texts_of_game(game).say(lang, f"option_label.{option}")
+
+
+def option_value(game: str, spec: OptionSpec, value: object, lang: Lang) -> str:
+    """An option's value as a player reads it in `lang`: a seat counted from 1 ("Platz 1"),
+    yes or no, the game's text ``option_value.<name>.<value>`` ("absteigend"), else the value
+    as it is (a number, the name of an operator's scenario file)."""
+    if spec.seat and isinstance(value, int) and not isinstance(value, bool):
+        return _capital(seat_name(lang, value))
+    if isinstance(value, bool):
+        return shared_texts().say(lang, f"option_value.{'yes' if value else 'no'}")
+    texts = texts_of_game(game)
+    key = f"option_value.{spec.name}.{value}"
+    return texts.say(lang, key) if texts.has(key) else str(value)
 
 
 def option_help(game: str, option: str, english: str, lang: Lang) -> str:

@@ -13,7 +13,9 @@ in its narrate module, used for every language.)
 Parameters that name seats are written so a page can put the seat's display name in: `seat`,
 `winner`, `victim`, any key ending in `_seat` (one seat index), and `seats` (a list). Every
 other parameter is shown as it is, but `gains` (a list of `{"seat", "points"}`: "Anna +3, Ben
--1", or "nobody") and `mark_...` (what the board highlights; not in the text).
+-1", or "nobody"), `plays` (a list of `[seat, thing]`: "Anna Red 7, Ben Blue 3", each thing
+worded by `value_text(lang, "play", thing)`) and `mark_...` (what the board highlights; not in
+the text). An event may fold its action's log line into a group of lines (`folded`).
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ from functools import cache
 from typing import Any
 
 from spielwerk.core.i18n import Lang, Template, game_texts, shared_texts
+from spielwerk.core.i18n import seat_name as counted_seat
 
 View = Mapping[str, Any]
 Event = dict[str, Any]
 """`{"key": str, "params": dict}`; optionally `"quiet": True` (the action's own log line says it
-already: a page only highlights it) and `"mark"` (what to highlight on the board)."""
+already: a page only highlights it), `"mark"` (what to highlight on the board) and `"fold"`
+(`{"group", "part"}`: how the log folds the action's line into its neighbours, `folded`)."""
 
 SEAT_PARAMS = frozenset({"seat", "winner", "victim", "seats"})
 
@@ -42,6 +46,25 @@ def event(key: str, quiet: bool = False, **params: Any) -> Event:
     made: Event = {"key": key, "params": params}
     if quiet:
         made["quiet"] = True
+    return made
+
+
+FOLD = "fold"
+"""The key of an event that only folds its line into its group (`folded` without a part)."""
+
+
+def folded(
+    group: str, part: str | None = None, key: str = FOLD, quiet: bool = True, **params: Any
+) -> Event:
+    """An event that folds its action's log line into the lines around it: a page shows the
+    consecutive lines whose events fold into the same `group` (a deal, a trick) as one line,
+    whose text is the newest event of each `part`, in the order the parts first came ("Trick
+    3: Ada Red 7, Bea Blue 3 → Bea takes 10 points" and "you draw Green 1"); a fold without a
+    part only hides its line in the group (another seat is dealt a card). Quiet unless said
+    otherwise: whoever reads the actions one by one (`spielwerk replay --step`) has each
+    action's own line, and is told only what the line does not say (a trick's winner)."""
+    made = event(key, quiet=quiet, **params)
+    made["fold"] = {"group": group, "part": part}
     return made
 
 
@@ -109,9 +132,9 @@ def game_narration(name: str) -> Narration:
 
 
 def rules_seat_name(lang: Lang) -> Callable[[int], str]:
-    """Seats as the rules count them, from 0 ("seat 2", "Platz 2"): what the web pages and the
-    terminal replace by a player's name or keep."""
-    return lambda p: shared_texts().say(lang, "seat", n=p)
+    """Seats as a person counts them, from 1 (the rules' seat 0 is "seat 1", „Platz 1“): what
+    the web pages replace by a player's name and the terminal keeps."""
+    return lambda p: counted_seat(lang, p)
 
 
 def event_text(
@@ -120,9 +143,11 @@ def event_text(
     made: Event,
     seat_name: Callable[[int], str] | None = None,
 ) -> str:
-    """The event in words in `lang`: its template, seats named by `seat_name` (default: as the
-    rules count them), other values as the game words them."""
+    """The event in words in `lang`: its template, seats named by `seat_name` (default: "seat
+    1" for the rules' seat 0), other values as the game words them."""
     seat_name = seat_name or rules_seat_name(lang)
+    if made["key"] == FOLD:
+        return ""  # a fold without a part says nothing: its line is hidden in its group
     template = narration.templates(lang).get(made["key"])
     if template is None:
         raise KeyError(f"no text for event {made['key']!r}")
@@ -136,9 +161,12 @@ def event_text(
             ) or shared_texts().say(lang, "nobody")
         elif is_seat_param(name) and isinstance(value, list):
             values[name] = ", ".join(seat_name(p) for p in value)
+        elif name == "plays" and isinstance(value, list):
+            values[name] = ", ".join(
+                f"{seat_name(p)} {_worded(narration, lang, 'play', thing)}" for p, thing in value
+            )
         else:
-            worded = narration.value_text(lang, name, value) if narration.value_text else None
-            values[name] = str(value) if worded is None else worded
+            values[name] = _worded(narration, lang, name, value)
     if isinstance(template, tuple):
         template = template[0] if made["params"].get("n") == 1 else template[1]
     fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
@@ -148,9 +176,15 @@ def event_text(
     return template.format(**values)
 
 
+def _worded(narration: Narration, lang: Lang, name: str, value: Any) -> str:
+    """A parameter's value as the game words it (`value_text`), else as it is."""
+    worded = narration.value_text(lang, name, value) if narration.value_text else None
+    return str(value) if worded is None else worded
+
+
 def worded(narration: Narration, lang: Lang, made: Event) -> Event:
-    """The event with its `text` in `lang`, seats as the rules count them (a page puts names
-    in): what the web sends, so a browser needs no templates of its own."""
+    """The event with its `text` in `lang`, seats counted from 1 (a page puts names in): what
+    the web sends, so a browser needs no templates of its own."""
     return {**made, "text": event_text(narration, lang, made)}
 
 

@@ -22,6 +22,9 @@ class OptionSpec:
     choices: tuple[OptionValue, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    seat: bool = False
+    """The value is a seat as the rules count it, from 0 (a start player): people read and pick
+    it counted from 1 ("seat 1"), in the lobby and the terminal."""
 
     def validate(self, value: object) -> OptionValue:
         """Return the value if it fits the schema, converting CLI text where unambiguous."""

@@ -5,8 +5,8 @@ used by the terminal, the web and the adapters alike, so the lookup lives here i
 game's text module is the `render` module beside its Game class, imported only when that game is
 shown; games without one get their view as pretty JSON and their action descriptions as plain
 text. Every function of a render module takes the language as its keyword `lang`
-(`spielwerk.core.i18n`); `game_text(name, lang)` binds it, and `rules(lang)` (or, in a game not
-yet converted, the English `RULES`) is the summary for `spielwerk rules`.
+(`spielwerk.core.i18n`); `game_text(name, lang)` binds it. How to play a game is its
+`how_to_play.<lang>.md` (`spielwerk.core.howto`).
 """
 
 from __future__ import annotations
@@ -39,8 +39,6 @@ class GameText:
     changes: Callable[[View, View], list[str]] | None = None
     """Public events between two views of one seat (tricks completed, ...), as log lines. A game
     that has it is logged compactly in bot-only games: only these lines, not every action."""
-    rules: str | None = None
-    """A short rules summary for `spielwerk rules`."""
 
 
 def render_json(view: View) -> str:
@@ -66,11 +64,9 @@ def game_text(name: str, lang: Lang = DEFAULT_LANG) -> GameText:
     module = importlib.import_module(f"{package}.render")
     setup = getattr(module, "render_setup", None)
     changes = getattr(module, "render_changes", None)
-    rules = getattr(module, "rules", None)
     return GameText(
         render_view=partial(module.render, lang=lang),
         markup=partial(module.colourise, lang=lang),
         setup=None if setup is None else partial(setup, lang=lang),
         changes=None if changes is None else partial(changes, lang=lang),
-        rules=rules(lang) if rules is not None else module.RULES,
     )

@@ -49,22 +49,33 @@ def reveals_hidden(before: State, action_id: int, actor: int, rng: random.Random
     return False
 
 
-def may_undo(state: State, seat: int, rng: random.Random) -> str | None:
-    """None if `seat` may take back its last action now, else the reason it may not."""
+REFUSALS: dict[str, str] = {
+    "over": "the game is over",
+    "nothing": "there is nothing to take back",
+    "chance": "chance has acted since (a roll or a card came up): it cannot be taken back",
+    "other": "another player has acted since: your move cannot be taken back",
+    "hidden": "your move showed hidden information to the others: it cannot be taken back",
+}
+"""Why a seat may not take back its last action: a key for pages that word it themselves, and
+the reason in English."""
+
+
+def undo_refusal(state: State, seat: int, rng: random.Random) -> str | None:
+    """None if `seat` may take back its last action now, else why not (a key of REFUSALS)."""
     if state.is_terminal():
-        return "the game is over"
+        return "over"
     if not state.history:
-        return "there is nothing to take back"
+        return "nothing"
     actor, action_id = state.history[-1]
     if actor == CHANCE:
-        return "chance has acted since (a roll or a card came up): it cannot be taken back"
+        return "chance"
     if actor != seat:
-        return "another player has acted since: your move cannot be taken back"
+        return "other"
     before = state.game.new_state(state.num_players, seed=state.seed)
     for step_actor, step_id in state.history[:-1]:
         before.apply_trusted(step_id, step_actor)
     if reveals_hidden(before, action_id, actor, rng):
-        return "your move showed hidden information to the others: it cannot be taken back"
+        return "hidden"
     return None
 
 

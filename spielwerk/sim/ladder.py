@@ -145,6 +145,8 @@ def row_to_json(row: GameRow) -> dict[str, Any]:
         "decisions": row.decisions,
         "steps": row.steps,
         "cooperative": row.cooperative,
+        "think_seconds": [round(t, 6) for t in row.think_seconds],
+        "seat_decisions": list(row.seat_decisions),
     }
 
 
@@ -162,6 +164,9 @@ def row_from_json(data: Mapping[str, Any], specs: Sequence[GameSpec]) -> GameRow
         int(data["decisions"]),
         int(data["steps"]),
         bool(data["cooperative"]),
+        # Files written before the ladder kept the time: no seconds a decision for those games.
+        tuple(float(t) for t in data.get("think_seconds", ())),
+        tuple(int(d) for d in data.get("seat_decisions", ())),
     )
 
 
@@ -232,6 +237,7 @@ def rate(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, Any]:
         ratings[game_label(setup)] = model.rating(name=game_label(setup))
     games = dict.fromkeys(ratings, 0)
     wins = dict.fromkeys(ratings, 0.0)
+    thinking = _thinking(setup, rows)
     for row in sorted(rows, key=lambda r: r.spec.index):
         spec = row.spec
         if setup.cooperative:
@@ -267,6 +273,7 @@ def rate(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, Any]:
                 "win_rate": wins[name] / games[name] if games[name] else 0.0,
                 "win_low": interval["low"],
                 "win_high": interval["high"],
+                "seconds_per_decision": thinking.get(name),
             }
         )
     table.sort(key=lambda entry: -entry["mu"])
@@ -281,6 +288,23 @@ def rate(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, Any]:
         "model": "openskill PlackettLuce (mu 25, sigma 25/3 at the start)",
         "ratings": table,
     }
+
+
+def _thinking(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, float]:
+    """Per entrant, its wall seconds a decision over the games that measured them (the
+    strength of a time-budgeted seat depends on it, and a ladder compares seats at their own
+    budgets, so the report says what each one took)."""
+    seconds: dict[str, float] = {}
+    decisions: dict[str, int] = {}
+    for row in rows:
+        if not row.think_seconds or not row.seat_decisions:
+            continue
+        spec = row.spec
+        for seat in range(len(spec.lineup)):
+            name = spec.lineup[0] if setup.cooperative else spec.lineup[spec.entry_at(seat)]
+            seconds[name] = seconds.get(name, 0.0) + row.think_seconds[seat]
+            decisions[name] = decisions.get(name, 0) + row.seat_decisions[seat]
+    return {name: seconds[name] / decisions[name] for name in seconds if decisions[name]}
 
 
 def _shares_by_deal(setup: LadderSetup, rows: Sequence[GameRow]) -> dict[str, list[list[float]]]:

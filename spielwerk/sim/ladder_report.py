@@ -15,7 +15,15 @@ from matplotlib.figure import Figure
 from spielwerk.sim.ladder import apart
 from spielwerk.sim.report import html_table, image_tag
 
-RATING_HEADER = ("entrant", "rating (mu)", "95% interval", "games", "win rate", "95% interval")
+RATING_HEADER = (
+    "entrant",
+    "rating (mu)",
+    "95% interval",
+    "games",
+    "win rate",
+    "95% interval",
+    "s/decision",
+)
 
 
 def rating_rows(summary: Mapping[str, Any]) -> list[list[str]]:
@@ -27,6 +35,7 @@ def rating_rows(summary: Mapping[str, Any]) -> list[list[str]]:
             str(r["games"]),
             f"{r['win_rate']:.3f}",
             f"{r['win_low']:.3f}-{r['win_high']:.3f}",
+            "-" if r.get("seconds_per_decision") is None else f"{r['seconds_per_decision']:.4f}",
         ]
         for r in summary["ratings"]
     ]
@@ -35,7 +44,7 @@ def rating_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 def markdown(summary: Mapping[str, Any]) -> str:
     lines = [
         "| " + " | ".join(RATING_HEADER) + " |",
-        "|---|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|",
         *("| " + " | ".join(row) + " |" for row in rating_rows(summary)),
     ]
     return "\n".join(lines)

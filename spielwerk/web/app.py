@@ -13,10 +13,11 @@ import html
 import json
 import logging
 import math
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -31,9 +32,22 @@ from spielwerk.core.state import State
 from spielwerk.web import logs
 from spielwerk.web.bots import MAX_MCTS_SECONDS, BotPool, bot_fits
 from spielwerk.web.catalog import STATIC_DIR, component_data, game_info, web_games
+from spielwerk.web.cluster import cluster_for
 from spielwerk.web.errors import ClientError, TableNotFound
 from spielwerk.web.i18n import LANGUAGES, catalogue, pick_language, translate
-from spielwerk.web.limits import DEFAULT_TABLES_PER_MINUTE, CreationLimit
+from spielwerk.web.invitations import InvitationQuery, invitation_answer
+from spielwerk.web.limits import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_TABLES_PER_MINUTE,
+    DEFAULT_UPLOADS_PER_MINUTE,
+    UPLOAD_QUEUE_SECONDS,
+    UPLOADS_AT_ONCE,
+    Admission,
+    CreationLimit,
+    SharedLimit,
+)
 from spielwerk.web.lobby import DEFAULT_ABANDON_AFTER_HOURS, included_ids, lobby_entry
 from spielwerk.web.options import TableOptions
 from spielwerk.web.protocol import (
@@ -41,9 +55,13 @@ from spielwerk.web.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
     Act,
+    AnyMessage,
+    Chat,
     ClaimSeat,
     CreateTable,
+    HandOver,
     Hello,
+    Hint,
     Ping,
     Rematch,
     Undo,
@@ -52,15 +70,21 @@ from spielwerk.web.protocol import (
     validation_text,
 )
 from spielwerk.web.replays import MAX_UPLOAD_BYTES, Replay, Replays, seats_of
+from spielwerk.web.review import ReviewService, hint_over_socket
+from spielwerk.web.review import router as review_router
 from spielwerk.web.rules import rules_page_html
 from spielwerk.web.scenarios import ScenarioCatalog
 from spielwerk.web.storage import DEFAULT_DB_URL, Storage, StorageError
 from spielwerk.web.tables import (
+    HAND_OVER_AFTER,
+    NOT_INVITED,
     Connection,
     DatabaseDown,
     LiveTable,
     TableHub,
     TooManyTables,
+    chat_line,
+    chat_message,
     state_message,
     table_summary,
     welcome_message,
@@ -99,10 +123,26 @@ class ServerSettings:
     bot_workers: int = 1
     bot_delay: float = 0.6
     """Seconds a bot waits before it moves, so people can follow the table."""
-    max_connections_per_table: int = 64
-    max_connections: int = 4096
+    max_connections: int = 8192
+    """Connections the process serves at once (beyond: 503); per address far fewer."""
+    connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS
+    """Open connections (HTTP and websocket) one client address may hold (0: no limit)."""
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT
+    """Seconds a request's header may take to arrive."""
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
+    """Seconds a request's body may take to arrive after its header."""
+    admission: Admission = field(default_factory=Admission)
+    """Who may hold a websocket at a table: seats always, spectators within limits."""
     tables_per_minute: int = DEFAULT_TABLES_PER_MINUTE
-    """New tables one client address may open a minute (0: no limit)."""
+    """New tables (and rematches) one client address may open a minute (0: no limit)."""
+    uploads_per_minute: int = DEFAULT_UPLOADS_PER_MINUTE
+    """Record files one client address may open in the replay viewer a minute (0: no
+    limit)."""
+    hand_over_after: float = HAND_OVER_AFTER
+    """Seconds a person must be gone before the others may let a bot play for them."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names this server answers to (the `Host` header, without port); empty: any.
+    `spielwerk serve` fills in its listening address and localhost (DNS rebinding)."""
     scenario_dir: str | None = None
     """The operator's Tainted Grail scenarios (`NAME.toml`), offered by name with the
     built-in ones."""
@@ -125,6 +165,14 @@ class ServerSettings:
     abandon_after: float = DEFAULT_ABANDON_AFTER_HOURS * 3600
     """Seconds without a step after which the lobby lists an unfinished table as abandoned
     (0: never)."""
+
+
+def host_of(headers: dict[bytes, bytes]) -> str:
+    """The host name a request was sent to, lower case, without its port."""
+    host = headers.get(b"host", b"").decode("latin-1").strip().lower()
+    if host.startswith("["):  # an IPv6 address: [::1]:8000
+        return host[1:].partition("]")[0]
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
 
 
 def origin_allowed(headers: dict[bytes, bytes], allowed: tuple[str, ...]) -> bool:
@@ -165,8 +213,12 @@ class GuardMiddleware:
         allowed_origins: tuple[str, ...] = (),
         open_paths: frozenset[str] = frozenset(),
         large_bodies: dict[str, int] | None = None,
+        allowed_hosts: tuple[str, ...] = (),
     ) -> None:
         self.app = app
+        self.allowed_hosts = frozenset(h.lower() for h in allowed_hosts)
+        """Host names answered (empty: any): a page of another name that resolves to this
+        server (DNS rebinding) is refused."""
         self.limit = limit
         self.large_bodies = large_bodies or {}
         """Paths that take a larger body (a record file opened in the replay viewer)."""
@@ -176,6 +228,13 @@ class GuardMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers") or [])
+        if scope["type"] in ("http", "websocket") and not self._host_allowed(headers):
+            if scope["type"] == "websocket":
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008})  # answered with 403
+            else:
+                await _send_error(send, 421, "this server does not answer to that host name")
+            return
         if scope["type"] == "websocket":
             if not origin_allowed(headers, self.allowed_origins):
                 await receive()  # websocket.connect
@@ -226,6 +285,9 @@ class GuardMiddleware:
             if not started:
                 await _send_error(send, 413, f"request body larger than {limit} bytes")
 
+    def _host_allowed(self, headers: dict[bytes, bytes]) -> bool:
+        return not self.allowed_hosts or host_of(headers) in self.allowed_hosts
+
 
 async def _send_error(send: Send, status: int, text: str) -> None:
     body = json.dumps(error_message(text)).encode()
@@ -254,8 +316,14 @@ def _page(name: str, request: Request) -> HTMLResponse:
     return HTMLResponse(text.replace('<html lang="en">', f'<html lang="{lang}">', 1))
 
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse(error_message(text), status_code=status)
+def _error(status: int, text: str, code: str = "refused") -> JSONResponse:
+    return JSONResponse(error_message(text, code=code), status_code=status)
+
+
+def client_address(request: Request | WebSocket) -> str:
+    """The client's address (from the trusted proxy's X-Forwarded-For where there is one:
+    uvicorn puts it in the scope)."""
+    return request.client.host if request.client else "unknown"
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -266,29 +334,46 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         logs.install()
         storage = Storage(settings.db_url)
+        # Several processes may share a PostgreSQL database: they hear of each other's
+        # changes and take turns moving for a table (web/cluster.py).
+        cluster = cluster_for(storage.url, storage.is_sqlite)
         hub = TableHub(
             storage,
             BotPool(settings.bot_workers),
             bot_delay=settings.bot_delay,
-            max_connections_per_table=settings.max_connections_per_table,
-            max_connections=settings.max_connections,
+            admission=settings.admission,
             options=table_options,
             evict_after=settings.evict_after,
             max_idle_tables=settings.max_idle_tables,
             max_bot_seconds=settings.max_bot_seconds,
             bot_tables_per_client=settings.bot_tables_per_address,
+            hand_over_after=settings.hand_over_after,
+            cluster=cluster,
         )
+        await cluster.start(hub.on_change, hub.on_ownership_lost)
         app.state.hub = hub
+        if cluster.shared:
+            limits["tables"] = SharedLimit("tables", settings.tables_per_minute, storage)
+            limits["uploads"] = SharedLimit("uploads", settings.uploads_per_minute, storage)
         app.state.replays = Replays()
+        app.state.reviews = ReviewService(hub)
         hub.start_sweeping()
         # Bots of tables left unfinished by a stop (or a crash) move on by themselves.
         hub.resuming = True  # from the first request on: /healthz says so until it is done
         resuming = asyncio.create_task(hub.resume_bots(), name="resume-bots")
+        adopting = (
+            asyncio.create_task(hub.adopt_orphans_forever(), name="adopt-orphans")
+            if cluster.shared
+            else None
+        )
         try:
             yield
         finally:
             resuming.cancel()
+            if adopting is not None:
+                adopting.cancel()
             await hub.close()
+            await cluster.close()
             storage.close()
             table_options.scenarios.close()
 
@@ -299,14 +384,33 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         docs_url="/docs" if settings.dev else None,
         redoc_url=None,
     )
-    creation_limit = CreationLimit(settings.tables_per_minute)
+    # Per address: in memory for one process (SQLite); in the database where several
+    # processes share it (PostgreSQL), so that the limits hold for the whole site.
+    limits: dict[str, CreationLimit | SharedLimit] = {
+        "tables": CreationLimit(settings.tables_per_minute),
+        "uploads": CreationLimit(settings.uploads_per_minute),
+    }
+
+    async def wait_for_turn(request: Request | WebSocket, kind: str, address: str) -> float:
+        limit = limits[kind]
+        if isinstance(limit, CreationLimit):
+            return limit.wait_seconds(address)
+        try:
+            return await hub_of(request)._in_db(limit.wait_seconds, address)
+        except StorageError as error:
+            log.error("counting %s of a client: %s", kind, error.__cause__ or error)
+            return 0.0  # a database that does not answer fails the request itself
+
+    uploading = asyncio.Semaphore(UPLOADS_AT_ONCE)
     app.add_middleware(
         GuardMiddleware,
         allowed_origins=settings.allowed_origins,
         open_paths=frozenset({"/docs"} if settings.dev else ()),
         large_bodies={"/api/replays": MAX_UPLOAD_BYTES},
+        allowed_hosts=settings.allowed_hosts,
     )
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(review_router)  # the game review and the hints
 
     def hub_of(request: Request | WebSocket) -> TableHub:
         hub: TableHub = request.app.state.hub
@@ -406,19 +510,29 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             log.error("listing tables: %s", error.__cause__ or error)
             return _error(503, "the database did not answer; try again")
 
+    async def too_many_tables(request: Request | WebSocket, address: str) -> str | None:
+        """Why `address` may not open another table now (counting it if it may)."""
+        wait = await wait_for_turn(request, "tables", address)
+        if wait <= 0:
+            return None
+        return (
+            f"too many new tables from this address (at most {settings.tables_per_minute} a "
+            f"minute): try again in {math.ceil(wait)} s"
+        )
+
+    def limited(text: str) -> JSONResponse:
+        answer = _error(429, text)
+        seconds = re.search(r"in (\d+) s$", text)
+        if seconds:
+            answer.headers["Retry-After"] = seconds.group(1)
+        return answer
+
     @app.post("/api/tables")
     async def create_table(request: Request) -> Response:
-        address = request.client.host if request.client else "unknown"
-        wait = creation_limit.wait_seconds(address)
-        if wait > 0:
-            seconds = math.ceil(wait)
-            answer = _error(
-                429,
-                f"too many new tables from this address (at most "
-                f"{settings.tables_per_minute} a minute): try again in {seconds} s",
-            )
-            answer.headers["Retry-After"] = str(seconds)
-            return answer
+        address = client_address(request)
+        refused = await too_many_tables(request, address)
+        if refused is not None:
+            return limited(refused)
         body = await request.body()
         try:
             spec = CreateTable.model_validate_json(body)
@@ -430,6 +544,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return _error(429, str(error))
         except ClientError as error:
             return _error(400, str(error))
+        await request.app.state.reviews.note_new_table(new.id, spec.hints, new.seat)
         url = f"/table/{new.id}"
 
         def seat_answer(seat: int, kind: str, bot: str | None) -> dict[str, Any]:
@@ -463,23 +578,41 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         except ValidationError as error:
             return _error(422, f"bad claim: {validation_text(error)}")
         try:
-            seat, token = await hub_of(request).claim(table_id, claim.invitation, claim.name)
+            table_id, seat, token = await hub_of(request).claim(
+                table_id, claim.invitation, claim.name
+            )
         except TableNotFound as error:
-            return _error(404, str(error))
+            return _error(404, str(error), error.code)
         except DatabaseDown as error:
-            return _error(503, str(error))
+            return _error(503, str(error), error.code)
         except ClientError as error:
-            return _error(403, str(error))
+            return _error(403, str(error), error.code)
         url = f"/table/{table_id}"
-        return JSONResponse({"seat": seat, "token": token, "url": f"{url}#token={token}"})
+        return JSONResponse(
+            {"table": table_id, "seat": seat, "token": token, "url": f"{url}#token={token}"}
+        )
 
     def refusal(error: ClientError) -> JSONResponse:
         """The answer to a lookup that failed: unknown table, bad id, no database."""
         if isinstance(error, TableNotFound):
-            return _error(404, str(error))
+            return _error(404, str(error), error.code)
         if isinstance(error, DatabaseDown):
-            return _error(503, str(error))
-        return _error(400, str(error))
+            return _error(503, str(error), error.code)
+        return _error(400, str(error), error.code)
+
+    @app.post("/api/tables/{table_id}/invitation")
+    async def read_invitation(request: Request, table_id: str) -> Response:
+        """What an invitation opens (the game, its seat, who invites): nothing is claimed."""
+        try:
+            query = InvitationQuery.model_validate_json(await request.body())
+            answer = await invitation_answer(hub_of(request).stored_row, table_id, query.invitation)
+        except ValidationError as error:
+            return _error(422, f"bad invitation: {validation_text(error)}")
+        except ClientError as error:
+            return refusal(error)
+        if answer is None:
+            return _error(403, NOT_INVITED, "not_invited")
+        return JSONResponse(answer)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> Response:
@@ -504,6 +637,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return _error(409, "the record is published when the game is over")
         record = table.state.to_record()
         record["options"] = dict(table.row.options)  # a scenario's name, never a server path
+        hints = await request.app.state.reviews.marks(table)  # the moves played after a hint
+        if hints:
+            record["hints"] = hints
         return JSONResponse(
             record,
             headers={"Content-Disposition": f'attachment; filename="{table_id}.json"'},
@@ -526,7 +662,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if not table.state.is_terminal():
             return _error(409, "the replay is published when the game is over")
         seats = seats_of(table.row.players, table_summary(table.row)["seats"])
-        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats)
+        chat = [chat_line(line) for line in table.chat]
+        replay = await hub._in_thread(Replay, table.state.clone(), table.names(), seats, chat)
         replays.keep_table(table_id, replay)
         return replay
 
@@ -599,17 +736,35 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.post("/api/replays")
     async def open_record(request: Request) -> Response:
         """Any spielwerk record, opened in the replay viewer: checked by replaying it; kept in
-        memory (the newest MAX_UPLOADS) under a random id."""
-        body = await request.body()
+        memory (the newest, within MAX_UPLOADS and MAX_UPLOAD_STEPS) under a random id. Each
+        address opens a few a minute; the server replays one at a time (a replay is Python
+        work that would otherwise crowd out the tables), so a body is read only once its
+        turn has come."""
+        wait = await wait_for_turn(request, "uploads", client_address(request))
+        if wait > 0:
+            return limited(
+                f"too many records opened from this address (at most "
+                f"{settings.uploads_per_minute} a minute): try again in {math.ceil(wait)} s"
+            )
         try:
-            final = await hub_of(request)._in_thread(checked_record, body)
-        except ClientError as error:
-            return _error(400, str(error))
-        except (spielwerk.SpielwerkError, UnicodeDecodeError, ValueError) as error:
-            return _error(400, f"not a spielwerk record: {error}")
-        replay = await hub_of(request)._in_thread(
-            Replay, final, [None] * final.num_players, seats_of(final.num_players)
-        )
+            await asyncio.wait_for(uploading.acquire(), UPLOAD_QUEUE_SECONDS)
+        except TimeoutError:
+            answer = _error(503, "the server is opening other records: try again in a moment")
+            answer.headers["Retry-After"] = "5"
+            return answer
+        try:
+            body = await request.body()
+            try:
+                final = await hub_of(request)._in_thread(checked_record, body)
+            except ClientError as error:
+                return _error(400, str(error))
+            except (spielwerk.SpielwerkError, UnicodeDecodeError, ValueError) as error:
+                return _error(400, f"not a spielwerk record: {error}")
+            replay = await hub_of(request)._in_thread(
+                Replay, final, [None] * final.num_players, seats_of(final.num_players)
+            )
+        finally:
+            uploading.release()
         upload_id = request.app.state.replays.upload(replay)
         return JSONResponse({"id": upload_id, "url": f"/replay/{upload_id}"}, status_code=201)
 
@@ -641,6 +796,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             "status": "ok",
             "live_tables": len(hub.tables),
             "connections": hub.connections,
+            "spectators": hub.spectators,
             "tables_loaded": hub.loaded,
             "resuming": hub.resuming,
         }
@@ -667,19 +823,25 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     await session.fail("this seat token does not belong to this table", 4403)
                     return
             try:
-                connection = hub.join(table, seat, hello.lang)
+                connection = hub.join(table, seat, hello.lang, client_address(websocket))
             except ClientError as error:
                 await session.fail(str(error), 4429)
                 return
             try:
-                await session.send(welcome_message(table, seat))
-                await session.serve(hub, table, connection)
+                await session.send(welcome_message(table, seat, hub.hand_over_after))
+                await session.serve(
+                    hub, table, connection, lambda address: too_many_tables(websocket, address)
+                )
             finally:
                 hub.leave(table, connection)
         except WebSocketDisconnect:
             pass
 
     return app
+
+
+async def _no_limit(address: str) -> str | None:
+    return None
 
 
 class _Session:
@@ -689,14 +851,16 @@ class _Session:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
         self._recent: list[float] = []
+        self.too_many_tables: Callable[[str], Awaitable[str | None]] = _no_limit
+        """Why an address may not open another table now (a rematch), or None."""
 
     async def send(self, message: dict[str, Any]) -> None:
         text = json.dumps(message, separators=(",", ":"))
         async with self._send_lock:
             await self.websocket.send_text(text)
 
-    async def error(self, text: str, ref: int | None = None) -> None:
-        await self.send(error_message(text, ref))
+    async def error(self, text: str, ref: int | None = None, code: str = "refused") -> None:
+        await self.send(error_message(text, ref, code))
 
     async def fail(self, text: str, code: int) -> None:
         with suppress(Exception):
@@ -724,7 +888,7 @@ class _Session:
             return None
         return str(text)
 
-    def parse(self, text: str) -> Hello | Act | Undo | Rematch | Ping | str:
+    def parse(self, text: str) -> AnyMessage | str:
         """The message, or the reason it is refused."""
         try:
             return CLIENT_MESSAGE.validate_json(text)
@@ -746,7 +910,14 @@ class _Session:
             return None
         return parsed
 
-    async def serve(self, hub: TableHub, table: LiveTable, connection: Connection) -> None:
+    async def serve(
+        self,
+        hub: TableHub,
+        table: LiveTable,
+        connection: Connection,
+        too_many_tables: Callable[[str], Awaitable[str | None]],
+    ) -> None:
+        self.too_many_tables = too_many_tables
         sender = asyncio.create_task(self._push_states(table, connection))
         try:
             while True:
@@ -764,6 +935,14 @@ class _Session:
                     await self.error("already joined: reconnect to change seats")
                 elif isinstance(parsed, Undo | Rematch):
                     await self._seat_request(hub, table, connection, parsed)
+                elif isinstance(parsed, Chat):
+                    await self._chat(hub, table, connection, parsed)
+                elif isinstance(parsed, HandOver):
+                    await self._hand_over(hub, table, connection, parsed)
+                elif isinstance(parsed, Hint):  # answered on this connection only
+                    reviews = self.websocket.app.state.reviews
+                    seat, lang = connection.seat, connection.lang
+                    await hint_over_socket(reviews, table, seat, lang, parsed, self.send)
                 else:
                     await self._act(hub, table, connection, parsed)
         finally:
@@ -776,16 +955,16 @@ class _Session:
     ) -> None:
         seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play", ref)
+            await self.error("spectators cannot act: open a seat link to play", ref, "spectator")
             return
         if message.seat is not None and message.seat != seat:
             text = f"your token is for seat {seat}: you cannot act for seat {message.seat}"
-            await self.error(text, ref)
+            await self.error(text, ref, "wrong_seat")
             return
         try:
             version = await hub.act(table, seat, dict(message.action), message.version)
         except ClientError as error:
-            await self.error(str(error), ref)
+            await self.error(str(error), ref, error.code)
             return
         if self._recent:
             self._recent.pop()  # an accepted action does not count against the rate
@@ -796,24 +975,66 @@ class _Session:
     ) -> None:
         seat, ref = connection.seat, message.ref
         if seat is None:
-            await self.error("spectators cannot act: open a seat link to play", ref)
+            await self.error("spectators cannot act: open a seat link to play", ref, "spectator")
             return
         try:
             if isinstance(message, Undo):
                 version = await hub.undo(table, seat, message.version)
                 await self.send(ok_message(ref, version))
             else:
+                # A new deal is a new table: it counts against the address's limit (a chain
+                # of rematches is no way round it); joining one started already does not.
+                if table.row.rematch is None:
+                    refused = await self.too_many_tables(connection.address)
+                    if refused is not None:
+                        await self.error(refused, ref, "too_many_new_tables")
+                        return
                 rematch = await hub.rematch(table, seat)
                 await self.send({"type": "rematch", "ref": ref, "table": rematch})
         except ClientError as error:
-            await self.error(str(error), ref)
+            await self.error(str(error), ref, error.code)
+
+    async def _chat(
+        self, hub: TableHub, table: LiveTable, connection: Connection, message: Chat
+    ) -> None:
+        try:
+            await hub.chat(table, connection, message)
+        except ClientError as error:
+            await self.error(str(error), message.ref, error.code)
+            return
+        if self._recent:
+            self._recent.pop()  # a line written counts against the chat's rate, not this one
+        await self.send({"type": "ok", "ref": message.ref, "version": table.version})
+
+    async def _hand_over(
+        self, hub: TableHub, table: LiveTable, connection: Connection, message: HandOver
+    ) -> None:
+        if connection.seat is None:
+            await self.error(
+                "spectators cannot act: open a seat link to play", message.ref, "spectator"
+            )
+            return
+        try:
+            await hub.hand_over(table, connection.seat, message.seat)
+        except ClientError as error:
+            await self.error(str(error), message.ref, error.code)
+            return
+        await self.send({"type": "ok", "ref": message.ref, "version": table.version})
 
     async def _push_states(self, table: LiveTable, connection: Connection) -> None:
         try:
             while True:
                 await connection.wake.wait()
                 connection.wake.clear()
-                await self.send(state_message(table, connection))
+                if connection.closing is not None:  # the hub lets this connection go
+                    await self.fail(connection.closing[1], connection.closing[0])
+                    return
+                if connection.dirty:
+                    connection.dirty = False
+                    await self.send(state_message(table, connection))
+                chat = chat_message(table, connection)
+                if chat is not None:
+                    await self.send(chat)
         except (WebSocketDisconnect, OSError):  # the client has gone
             return
         except Exception:  # a bug: this connection cannot go on

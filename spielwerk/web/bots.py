@@ -25,20 +25,24 @@ import random
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import spielwerk
 from spielwerk.agents import AgentSpecError, MCTSAgent, is_search_spec, make_agent
 from spielwerk.agents.base import Agent, make_turn
 from spielwerk.agents.heuristics import heuristic_factory
-from spielwerk.agents.network import ModelError, parse_network_spec, shipped_model_path
+from spielwerk.agents.network import ModelError, parse_network_spec
 from spielwerk.core.state import State
 from spielwerk.web.fairness import FairQueue
 
 log = logging.getLogger("spielwerk.web")
+
+R = TypeVar("R")
+W = TypeVar("W")
 
 MAX_MCTS_ITERATIONS = 20_000
 MAX_MCTS_SECONDS = 5.0
@@ -46,22 +50,6 @@ MAX_MCTS_SECONDS = 5.0
 WORKER_CACHE_TABLES = 32
 """States a worker keeps between a table's bot turns."""
 PARENT_CHECK_SECONDS = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class BotLevel:
-    spec: str
-    label: str
-
-
-BOT_LEVELS: tuple[BotLevel, ...] = (
-    BotLevel("random", "Random"),
-    BotLevel("heuristic", "Heuristic"),
-    BotLevel("mcts:300", "MCTS, quick (300 iterations)"),
-    BotLevel("mcts:1000", "MCTS (1000 iterations)"),
-    BotLevel("mcts:2s", "MCTS, strong (2 s a move)"),
-)
-"""The strengths the lobby offers; any spec within the limits below is accepted too."""
 
 
 def check_bot_spec(spec: str, game_name: str, max_seconds: float = MAX_MCTS_SECONDS) -> str:
@@ -87,6 +75,16 @@ def check_bot_spec(spec: str, game_name: str, max_seconds: float = MAX_MCTS_SECO
     return spec
 
 
+def sit_in_bot(game_name: str) -> str:
+    """The bot that plays for a person who left (or ran out of time): the game's heuristic,
+    quick and sensible, or a short search where the game has none."""
+    try:
+        has_heuristic = heuristic_factory(game_name) is not None
+    except Exception:
+        has_heuristic = False
+    return "heuristic" if has_heuristic else "mcts:300"
+
+
 def bot_fits(spec: str, max_seconds: float) -> bool:
     """False for a lobby level whose time budget is above the server's cap."""
     budget = spec.partition(":")[2]
@@ -96,22 +94,6 @@ def bot_fits(spec: str, max_seconds: float) -> bool:
 def is_search(spec: str) -> bool:
     """True for the bots that search (and so take the search lane)."""
     return is_search_spec(spec)
-
-
-def bot_levels(game_name: str) -> list[dict[str, str]]:
-    """The lobby's choices for this game (no heuristic where the game has none)."""
-    try:
-        has_heuristic = heuristic_factory(game_name) is not None
-    except Exception:  # a game whose heuristic does not import yet simply offers none
-        has_heuristic = False
-    levels = [
-        {"spec": level.spec, "label": level.label}
-        for level in BOT_LEVELS
-        if level.spec != "heuristic" or has_heuristic
-    ]
-    if shipped_model_path(game_name).is_file():
-        levels.append({"spec": "net", "label": "Network (trained by self-play)"})
-    return levels
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,21 +120,40 @@ _worker_states: OrderedDict[str, State] = OrderedDict()
 
 def _state_for(request: BotRequest) -> State:
     """The table's state after `request.history`, from the worker's cache where it can."""
-    state = _worker_states.pop(request.table_id, None)
-    history = list(request.history)
+    return state_after(
+        request.table_id,
+        request.game,
+        request.options,
+        request.players,
+        request.seed,
+        request.history,
+    )
+
+
+def state_after(
+    table_id: str,
+    game: str,
+    options: dict[str, Any],
+    players: int,
+    seed: int,
+    history: tuple[tuple[int, int], ...],
+) -> State:
+    """In a worker: table `table_id`'s state after `history`, built on the last state this
+    worker built for it where that is a prefix (a table's next turn applies only the new
+    actions). The game review's work in the same workers uses it too."""
+    state = _worker_states.pop(table_id, None)
+    actions = list(history)
     if (
         state is None
-        or state.game.name != request.game
-        or len(state.history) > len(history)
-        or state.history != history[: len(state.history)]
+        or state.game.name != game
+        or len(state.history) > len(actions)
+        or state.history != actions[: len(state.history)]
     ):
-        state = spielwerk.load(request.game, **request.options).new_state(
-            request.players, seed=request.seed
-        )
-    for actor, action_id in history[len(state.history) :]:
+        state = spielwerk.load(game, **options).new_state(players, seed=seed)
+    for actor, action_id in actions[len(state.history) :]:
         # The server validated every stored action; a bad one still fails loudly here.
         state.apply(action_id, player=actor)
-    _worker_states[request.table_id] = state
+    _worker_states[table_id] = state
     while len(_worker_states) > WORKER_CACHE_TABLES:
         _worker_states.popitem(last=False)
     return state
@@ -217,10 +218,19 @@ class _Lane:
             return await self._run(request)
 
     async def _run(self, request: BotRequest) -> int:
+        return await self._work(choose_action, request)
+
+    async def call(self, work: Callable[[R], W], request: R, group: str) -> W:
+        """`work(request)` in this lane's workers, queued fairly with the bots' decisions
+        (the game review and the hints think here too, `spielwerk.web.review`)."""
+        async with self.queue.turn(group):
+            return await self._work(work, request)
+
+    async def _work(self, work: Callable[[R], W], request: R) -> W:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             try:
-                return await loop.run_in_executor(self._pool(), choose_action, request)
+                return await loop.run_in_executor(self._pool(), work, request)
             except BrokenProcessPool:
                 log.warning("%s bot worker died (attempt %d); new workers", self.name, attempt)
                 self._executor = None

@@ -5,11 +5,11 @@ legal moves as fast as the server answers, each move's round trip measured.
 
 starts `spielwerk serve` on a free port with a fresh SQLite file and no limit on new tables (or
 uses `--url` of a running server, which must allow `--tables` new tables a minute from this
-address: `spielwerk serve --tables-per-minute 0`), creates the tables, connects every seat and
-plays every game to the end. A move's round trip runs from sending it to receiving the state
-that holds it (after the server has checked it, stored it and the chance events it set off, and
-built every seat's view). The report counts the moves, the moves left unanswered and the errors
-(both must be 0) and gives the round trip's percentiles.
+address: `spielwerk serve --tables-per-minute 0 --connections-per-address 0`), creates the
+tables, connects every seat and plays every game to the end. A move's round trip runs from
+sending it to receiving the state that holds it (after the server has checked it, stored it and
+the chance events it set off, and built every seat's view). The report counts the moves, the
+moves left unanswered and the errors (both must be 0) and gives the round trip's percentiles.
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ class LoadReport:
     seconds: float = 0.0
     round_trips: list[float] = field(default_factory=list)
     """Seconds per move, in the order the answers arrived."""
+    fan_outs: list[float] = field(default_factory=list)
+    """Seconds from sending a move until every other seat of the table had a state holding
+    it (with several processes: across them)."""
+    processes: int = 1
     table_ids: list[str] = field(default_factory=list)
 
     def percentile(self, p: float) -> float:
@@ -59,11 +63,21 @@ class LoadReport:
 
     def summary(self) -> dict[str, Any]:
         data = asdict(self)
-        del data["round_trips"], data["table_ids"]
+        del data["round_trips"], data["table_ids"], data["fan_outs"]
         data["errors"] = len(self.errors)
+        fan = sorted(self.fan_outs)
+
+        def fan_ms(p: float) -> float:
+            if not fan:
+                return float("nan")
+            return round(1000 * fan[min(len(fan) - 1, int(p / 100 * len(fan)))], 1)
+
         data.update(
             p50_ms=round(1000 * self.percentile(50), 1),
             p95_ms=round(1000 * self.percentile(95), 1),
+            p99_ms=round(1000 * self.percentile(99), 1),
+            fan_out_p50_ms=fan_ms(50),
+            fan_out_p99_ms=fan_ms(99),
             max_ms=round(1000 * max(self.round_trips, default=float("nan")), 1),
             mean_ms=round(1000 * statistics.fmean(self.round_trips or [float("nan")]), 1),
             moves_per_second=round(self.moves / self.seconds, 1) if self.seconds else None,
@@ -75,9 +89,16 @@ class _Seat:
     """One player's websocket: plays a random legal action whenever it may, one at a time."""
 
     def __init__(
-        self, report: LoadReport, url: str, token: str, rng: random.Random, think: float
+        self,
+        report: LoadReport,
+        url: str,
+        token: str,
+        rng: random.Random,
+        think: float,
+        table: _TableTimes | None = None,
     ) -> None:
         self.report = report
+        self.table = table or _TableTimes()
         self.think = think
         self.url = url
         self.token = token
@@ -105,6 +126,7 @@ class _Seat:
         kind = message["type"]
         if kind == "state":
             self.state = message
+            self.table.arrived(self, message["version"])
             if self.awaited is not None and message["version"] >= self.awaited:
                 self._answered()
         elif kind == "ok" and message.get("ref") == self.ref:
@@ -119,6 +141,8 @@ class _Seat:
     def _answered(self) -> None:
         assert self.sent_at is not None
         self.report.round_trips.append(time.perf_counter() - self.sent_at)
+        if self.state is not None:
+            self.table.moved(self, self.state["version"], self.sent_at)
         self.sent_at = None
         self.awaited = None
 
@@ -134,6 +158,40 @@ class _Seat:
         self.sent_at = time.perf_counter()
         act = {"type": "act", "action": entry["action"], "version": state["version"]}
         await ws.send(json.dumps({**act, "ref": self.ref}))
+
+
+@dataclass
+class _TableTimes:
+    """When each seat of one table first had each version, and when moves were sent: the
+    fan-out (a move's time until every other seat has it) is worked out at the end."""
+
+    seats: list[_Seat] = field(default_factory=list)
+    first_seen: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    sent: list[tuple[int, int, float]] = field(default_factory=list)
+    """(mover's index, the version its move made, when it was sent)."""
+
+    def arrived(self, seat: _Seat, version: int) -> None:
+        seen = self.first_seen.setdefault(self.seats.index(seat), [])
+        if not seen or seen[-1][0] < version:
+            seen.append((version, time.perf_counter()))
+
+    def moved(self, seat: _Seat, version: int, sent_at: float) -> None:
+        self.sent.append((self.seats.index(seat), version, sent_at))
+
+    def fan_outs(self) -> list[float]:
+        delays = []
+        for mover, version, sent_at in self.sent:
+            latest = 0.0
+            for index, seen in self.first_seen.items():
+                if index == mover:
+                    continue
+                arrival = next((t for v, t in seen if v >= version), None)
+                if arrival is None:
+                    break
+                latest = max(latest, arrival - sent_at)
+            else:
+                delays.append(latest)
+        return delays
 
 
 SERVE_COMMAND = (sys.executable, "-c", "from spielwerk.cli.main import main; main()", "serve")
@@ -174,30 +232,39 @@ async def run_load(
     options: dict[str, Any] | None = None,
     seed: int = 0,
     think: float = 0.0,
+    seat_urls: list[str] | None = None,
 ) -> LoadReport:
     """Create `tables` tables of `seats` human seats on the server at `base_url` and play them
     all to the end at once, one websocket per seat, each seat waiting about `think` seconds
-    before a move (0: as fast as the answers come)."""
+    before a move (0: as fast as the answers come). `seat_urls`: the seats of each table
+    connect to these in turn (several processes: every table's seats spread over them)."""
     report = LoadReport(game=game, tables=tables, clients=tables * seats, think=think)
     body = {"game": game, "options": options or {}, "seats": [{"kind": "human"}] * seats}
     created = [await asyncio.to_thread(_create_and_claim, base_url, body) for _ in range(tables)]
     report.table_ids = [table_id for table_id, _ in created]
-    ws_base = "ws" + base_url.removeprefix("http")
+    ws_bases = ["ws" + url.removeprefix("http") for url in (seat_urls or [base_url])]
     rng = random.Random(seed)
-    players = [
-        _Seat(
-            report,
-            f"{ws_base}/ws/tables/{table_id}",
-            token,
-            random.Random(rng.randrange(2**32)),
-            think,
-        )
-        for table_id, tokens in created
-        for token in tokens
-    ]
+    players = []
+    timings = []
+    for table_id, tokens in created:
+        times = _TableTimes()
+        timings.append(times)
+        for index, token in enumerate(tokens):
+            ws_base = ws_bases[index % len(ws_bases)]  # the seats of a table spread out
+            seat = _Seat(
+                report,
+                f"{ws_base}/ws/tables/{table_id}",
+                token,
+                random.Random(rng.randrange(2**32)),
+                think,
+                times,
+            )
+            times.seats.append(seat)
+            players.append(seat)
     started = time.perf_counter()
     await asyncio.gather(*(player.play() for player in players))
     report.seconds = time.perf_counter() - started
+    report.fan_outs = [delay for times in timings for delay in times.fan_outs()]
     report.games_finished = sum(1 for p in players if p.state and p.state["over"]) // seats
     return report
 
@@ -232,16 +299,47 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--url", help="a running server (default: start one on SQLite)")
     parser.add_argument("--db", help="database URL for the server started here")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="start the multi-process site (PostgreSQL, N servers, nginx) and drive it "
+        "through the proxy",
+    )
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="with --processes: connect each table's seats to the processes in turn "
+        "(past the proxy), so every move crosses processes",
+    )
     args = parser.parse_args(argv)
     process = None
     base_url = args.url
+    seat_urls: list[str] | None = None
+    cluster = None
     with tempfile.TemporaryDirectory() as scratch:
-        if base_url is None:
+        if args.processes:
+            from spielwerk.web.local_cluster import LocalCluster
+
+            serve = ["--tables-per-minute", "0", "--connections-per-address", "0"]
+            serve += ["--bot-workers", "1"]
+            cluster = LocalCluster(
+                args.processes,
+                serve_args=serve,
+                connections_per_address=60_000,
+                requests_per_second=100_000,
+                request_burst=100_000,
+            ).start()
+            base_url = cluster.url
+            if args.spread:
+                seat_urls = [server.base for server in cluster.servers]
+        elif base_url is None:
             port = free_port()
             base_url = f"http://127.0.0.1:{port}"
             db = args.db or f"sqlite:///{Path(scratch) / 'load.db'}"
             command = [*SERVE_COMMAND, "--port", str(port), "--db", db, "--bot-workers", "1"]
-            command += ["--tables-per-minute", "0"]  # every table comes from this address
+            # Every table and every seat's connection comes from this one address.
+            command += ["--tables-per-minute", "0", "--connections-per-address", "0"]
             process = subprocess.Popen(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
@@ -249,15 +347,24 @@ def main(argv: list[str] | None = None) -> None:
         try:
             report = asyncio.run(
                 run_load(
-                    base_url, args.tables, args.seats, args.game, seed=args.seed, think=args.think
+                    base_url,
+                    args.tables,
+                    args.seats,
+                    args.game,
+                    seed=args.seed,
+                    think=args.think,
+                    seat_urls=seat_urls,
                 )
             )
+            report.processes = max(1, args.processes)
         except RuntimeError as error:  # a refused table: say why, without a traceback
             sys.exit(f"loadtest: {error}")
         finally:
             if process is not None:
                 process.terminate()
                 process.wait(30)
+            if cluster is not None:
+                cluster.stop()
     print(json.dumps(report.summary(), indent=2))
     if report.errors or report.unanswered:
         sys.exit(1)

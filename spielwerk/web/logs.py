@@ -8,6 +8,9 @@ of bounded length: control characters are written as escapes and long values are
 from __future__ import annotations
 
 import logging
+import sys
+
+from uvicorn.logging import DefaultFormatter
 
 MAX_LINE = 2000
 """Characters of one log message at most (a traceback is printed apart and is ours)."""
@@ -50,7 +53,17 @@ class BoundedArguments(logging.Filter):
 
 
 def install() -> None:
-    """Put the filters on the server's loggers (idempotent)."""
+    """Put the filters on the server's loggers, and give ours a handler as uvicorn's have
+    (INFO and above to stderr: a bot's move, a table taken over from another process)
+    (idempotent)."""
+    ours = logging.getLogger("spielwerk.web")
+    if not any(getattr(h, "spielwerk", False) for h in ours.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(DefaultFormatter("%(levelprefix)s %(message)s", use_colors=False))
+        handler.spielwerk = True  # type: ignore[attr-defined]
+        ours.addHandler(handler)
+        ours.setLevel(logging.INFO)
+        ours.propagate = False
     for name, kind in (
         ("spielwerk.web", OneLine),
         ("uvicorn.error", OneLine),

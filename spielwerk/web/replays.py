@@ -38,6 +38,9 @@ class Replay:
     final: State
     names: list[str | None]
     seats: list[dict[str, Any]]
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    """A finished table's chat lines (`tables.chat_line`), each with the step it was written
+    at; a record file has none."""
     checkpoints: list[State] = field(default_factory=list)
     logs: dict[tuple[int | None, Lang], list[dict[str, Any]]] = field(default_factory=dict)
 
@@ -100,6 +103,7 @@ class Replay:
             "steps": self.steps,
             "viewer": viewer,
             "log": self.log(viewer, lang),
+            "chat": self.chat,
         }
 
     def step(self, step: int, viewer: int | None, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:

@@ -1,198 +1,109 @@
-"""The rules pages: each game's rules as spielwerk plays them, rendered from Markdown.
+"""The rules pages (`/rules/GAME?lang=de|en`): how to play each game, written for players.
 
-The texts are `spielwerk/games/<game>/rules.<lang>.md` (package data): English and German, with
-the same headings. They are rendered with markdown-it-py (CommonMark plus tables) with raw HTML
-off, so nothing a file holds reaches the page as markup. Provenance tags become marked labels:
+The texts are `spielwerk/games/<game>/how_to_play.<lang>.md` (package data, read by
+`spielwerk.core.howto`): the goal, the set-up, a turn, the scoring and the end, English and
+German with the same headings. They are rendered with markdown-it-py (CommonMark plus tables)
+with raw HTML off, so nothing a file holds reaches the page as markup.
 
-| tag in the file | English label | German label | meaning |
-|---|---|---|---|
-| `[seed]`, `[Regelheft]` | seed | Regelheft | from the rulebook |
-| `[public]`, `[öffentlich]` | public | öffentlich | from public descriptions of the game |
-| `[design]`, `[Entscheidung]` | design | Entscheidung | decided by spielwerk |
-| `[rules file]`, `[Regeldatei]` | rules file | Regeldatei | settled in the project's rules file |
-
-A tag may carry details after its word (`[seed, l. 27]`, `[seed: 6 each; order design]`); the
-label is the language of the file the tag stands in, whichever word the file used. A list item,
-table row, heading or paragraph holding a design tag (or a tag whose details say design,
-`[seed; the order is design]`) is marked as a whole (class `design`); a tag in bold
-(`**[design]**`) is the tag named, as in the legend at the top of a file, and marks nothing.
+A picture of a component is written as an image whose address names a piece of the game's
+board script: `![Red 7](piece:card/red-7)`. It becomes an empty placeholder with its caption
+(`<span class="piece" data-piece="card/red-7">`); the page's script (`static/rules.js`) asks
+the game's board script (`static/games/<game>.js`, its `piece`) to draw it, with the same code
+that draws the table, from the arguments and the view of a game just dealt (`start_view`, in
+the page as data). Any other image is shown as its caption only: a page loads nothing from
+elsewhere. The developer's rules (provenance tags, design notes, test tables) are in
+`docs/games/<game>.md`.
 """
 
 from __future__ import annotations
 
 import html
-import re
+import json
+import random
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import cache
-from importlib.resources import files
+from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 
+import spielwerk
+from spielwerk.core.howto import PIECE, how_to_play
+from spielwerk.core.state import CHANCE
 from spielwerk.web.i18n import LANGUAGES as LANGUAGE_NAMES
 from spielwerk.web.i18n import translate
 
-LANGUAGES = ("en", "de")
-
-TAG_KINDS: dict[str, str] = {
-    "seed": "seed",
-    "regelheft": "seed",
-    "public": "public",
-    "öffentlich": "public",
-    "design": "design",
-    "entscheidung": "design",
-    "rules file": "rules-file",
-    "regeldatei": "rules-file",
-}
-TAG_LABELS: dict[str, dict[str, str]] = {
-    "en": {"seed": "seed", "public": "public", "design": "design", "rules-file": "rules file"},
-    "de": {
-        "seed": "Regelheft",
-        "public": "öffentlich",
-        "design": "Entscheidung",
-        "rules-file": "Regeldatei",
-    },
-}
-_TAG = re.compile(
-    r"\[(" + "|".join(re.escape(word) for word in TAG_KINDS) + r")(?![\w-])([^\[\]]*)\]",
-    re.IGNORECASE,
-)
-_DESIGN_WORD = re.compile(r"\b(design|Entscheidung)\b", re.IGNORECASE)
-_MARKED_BLOCKS = ("list_item_open", "tr_open", "paragraph_open", "heading_open")
+SAMPLE_PLAYERS = {"witches": 4, "isolde": 4, "tainted_grail": 2}
+"""Players at the table the pictures show (3 where not listed)."""
 
 
-@dataclass(frozen=True)
-class RulesText:
-    markdown: str
-    lang: str
-    """The language of `markdown`: the one asked for, or English when that file is missing."""
+def _image(self: Any, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    """A picture of a piece of the board (`piece:NAME/ARG...`) as a placeholder with its
+    caption; any other image as its caption alone."""
+    token = tokens[idx]
+    caption = self.renderInlineAsText(token.children or [], options, env)
+    source = str(token.attrGet("src") or "")
+    if not source.startswith(PIECE):
+        return html.escape(caption)
+    spec = html.escape(source.removeprefix(PIECE))
+    return (
+        f'<span class="piece" data-piece="{spec}"><span class="piece-art" aria-hidden="true" inert>'
+        f'</span><span class="piece-caption">{html.escape(caption)}</span></span>'
+    )
 
 
-def rules_file(game: str, lang: str) -> str | None:
-    """The text of `spielwerk/games/<game>/rules.<lang>.md`, or None if there is none."""
-    if lang not in LANGUAGES or not game.isidentifier():
-        return None
-    try:
-        path = files("spielwerk.games").joinpath(game, f"rules.{lang}.md")
-        return path.read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError, ModuleNotFoundError):
-        return None
-
-
-def rules_text(game: str, lang: str) -> RulesText | None:
-    """The game's rules in `lang`, else in English; None if the game has no rules file."""
-    for candidate in (lang, "en"):
-        text = rules_file(game, candidate)
-        if text is not None:
-            return RulesText(text, candidate)
-    return None
-
-
-def _tag_rule(lang: str) -> Callable[[StateInline, bool], bool]:
-    """The inline rule that turns `[seed ...]` etc. into a labelled span (labels in `lang`)."""
-
-    def tag(state: StateInline, silent: bool) -> bool:
-        if state.src[state.pos] != "[":
-            return False
-        match = _TAG.match(state.src, state.pos, state.posMax)
-        if match is None:
-            return False
-        end = match.end()
-        if end < state.posMax and state.src[end] in "([":  # a link or a reference, not a tag
-            return False
-        if not silent:
-            kind = TAG_KINDS[match.group(1).lower()]
-            opening = state.push("provenance_open", "span", 1)
-            opening.attrs = {"class": f"tag tag-{kind}"}
-            design = kind == "design" or bool(_DESIGN_WORD.search(match.group(2)))
-            opening.meta = {"kind": kind, "design": design}
-            state.push("text", "", 0).content = "[" + TAG_LABELS[lang][kind]
-            old_max = state.posMax
-            state.pos, state.posMax = match.start(2), match.end(2)
-            state.md.inline.tokenize(state)
-            state.posMax = old_max
-            state.push("text", "", 0).content = "]"
-            state.push("provenance_close", "span", -1)
-        state.pos = end
-        return True
-
-    return tag
-
-
-def _mark_design_blocks(tokens: list[Token]) -> None:
-    """Give the innermost list item, table row, paragraph or heading that holds a design tag
-    the class `design`; make tables focusable (they may scroll) and give aligned cells a class
-    instead of a style attribute."""
-    open_blocks: list[Token] = []
+def _mark_tables(tokens: list[Token]) -> None:
+    """Make tables focusable (they may scroll sideways on a phone) and give aligned cells a
+    class instead of a style attribute (the pages' CSP allows no inline style)."""
     for token in tokens:
-        if token.type == "table_open":  # it scrolls sideways on a phone: reachable by keyboard
+        if token.type == "table_open":
             token.attrSet("tabindex", "0")
         style = token.attrGet("style")
         if token.type in ("th_open", "td_open") and isinstance(style, str):
-            # a column's alignment as a class: the pages' CSP allows no inline style
             del token.attrs["style"]
             token.attrJoin("class", "align-" + style.removeprefix("text-align:"))
-        if token.type in _MARKED_BLOCKS:
-            open_blocks.append(token)
-        elif (
-            token.nesting == -1
-            and open_blocks
-            and token.type == open_blocks[-1].type.replace("_open", "_close")
-        ):
-            open_blocks.pop()
-        elif token.type == "inline" and open_blocks:
-            children = token.children or []
-            if any(
-                c.type == "provenance_open"
-                and c.meta.get("design")
-                and not (i > 0 and children[i - 1].type == "strong_open")
-                for i, c in enumerate(children)
-            ):
-                shown = [b for b in open_blocks if b.type != "paragraph_open" or not b.hidden]
-                target = shown[-1] if shown else open_blocks[-1]
-                target.attrJoin("class", "design")
 
 
 @cache
-def _parser(lang: str) -> MarkdownIt:
+def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
-    md.inline.ruler.before("link", "provenance", _tag_rule(lang))
+    md.add_render_rule("image", _image)
     return md
 
 
-def render(markdown: str, lang: str) -> str:
-    """`markdown` as HTML (raw HTML in it escaped), its tags labelled in `lang`."""
-    md = _parser(lang if lang in TAG_LABELS else "en")
+def render(markdown: str) -> str:
+    """`markdown` as HTML: raw HTML in it escaped, pictures of pieces as placeholders."""
+    md = _parser()
     tokens = md.parse(markdown)
-    _mark_design_blocks(tokens)
+    _mark_tables(tokens)
     page: str = md.renderer.render(tokens, md.options, {})
     return page
 
 
 def heading_counts(markdown: str) -> Counter[int]:
     """How many headings of each level (1-6) the text has (code blocks not counted)."""
-    md = _parser("en")
-    return Counter(int(t.tag[1]) for t in md.parse(markdown) if t.type == "heading_open")
+    return Counter(int(t.tag[1]) for t in _parser().parse(markdown) if t.type == "heading_open")
 
 
-def _tag_meanings(lang: str) -> dict[str, str]:
-    return {
-        "seed": translate(lang, "rules.tag_seed"),
-        "public": translate(lang, "rules.tag_public"),
-        "design": translate(lang, "rules.tag_design"),
-        "rules-file": translate(lang, "rules.tag_rules_file"),
-    }
+@cache
+def start_view(game: str) -> str:
+    """The spectator's view of a game just dealt (chance events drawn with a fixed seed, up to
+    the first decision), as JSON: what the pictures of the board are drawn from."""
+    state = spielwerk.load(game).new_state(SAMPLE_PLAYERS.get(game, 3), seed=1)
+    rng = random.Random(1)
+    while state.to_move == CHANCE:
+        state.apply(state.sample_chance(rng), player=CHANCE)
+    return json.dumps(state.view(None), separators=(",", ":"))
 
 
-def rules_page_html(game: str, lang: str, info: dict[str, object]) -> str | None:
-    """The whole rules page of `game` in `lang` (the page's words; the rules text in `lang`,
-    or in English with a note saying so when the game has no `rules.<lang>.md`); None when the
-    game has no rules file at all. `info` is the game's lobby description (title, players)."""
-    text = rules_text(game, lang)
+def rules_page_html(game: str, lang: str, info: dict[str, Any]) -> str | None:
+    """The whole rules page of `game` in `lang` (in English with a note saying so when the game
+    has no text in `lang`); None when the game has no text at all. `info` is the game's lobby
+    description in `lang` (title, players, renderer)."""
+    text = how_to_play(game, lang)
     if text is None:
         return None
     e = html.escape
@@ -209,17 +120,20 @@ def rules_page_html(game: str, lang: str, info: dict[str, object]) -> str | None
         else ""
     )
     players = translate(lang, "rules.players", low=info["min_players"], high=info["max_players"])
-    legend = "".join(
-        f'<li><span class="tag tag-{kind}">[{e(TAG_LABELS[text.lang][kind])}]</span> '
-        f"{e(meaning)}</li>"
-        for kind, meaning in _tag_meanings(lang).items()
-    )
+    data = {
+        "data-game": game,
+        "data-renderer": str(info["renderer"]),
+        "data-seat-word": translate(text.lang, "rules.player_n"),
+        "data-view": start_view(game),
+    }
+    attributes = "".join(f' {key}="{e(value)}"' for key, value in data.items())
     return (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{e(title)} · spielwerk</title>"
         '<link rel="stylesheet" href="/static/style.css">'
-        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head>'
+        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+        '<script type="module" src="/static/rules.js"></script></head>'
         '<body><header class="top"><a href="/">spielwerk</a>'
         f'<span class="title">{e(translate(lang, "rules.heading"))}</span>'
         '<span class="spacer"></span>'
@@ -228,8 +142,6 @@ def rules_page_html(game: str, lang: str, info: dict[str, object]) -> str | None
         f"{note}"
         f'<p class="muted">{e(players)} · <a href="/">'
         f"{e(translate(lang, 'page.back_to_lobby'))}</a></p>"
-        f'<aside class="tag-legend" aria-label="{e(translate(lang, "rules.tags_label"))}">'
-        f"<p>{e(translate(lang, 'rules.tags'))}</p><ul>{legend}</ul></aside>"
-        f'<article class="rules" lang="{text.lang}">{render(text.markdown, text.lang)}</article>'
+        f'<article class="rules" lang="{text.lang}"{attributes}>{render(text.markdown)}</article>'
         "</main></body></html>"
     )

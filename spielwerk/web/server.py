@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import socket
 import sys
-from collections.abc import Sequence
 
 import uvicorn
 
 from spielwerk.web.app import ServerSettings, create_app
 from spielwerk.web.protocol import MAX_MESSAGE_BYTES
 from spielwerk.web.storage import Storage
+from spielwerk.web.transport import AddressCap, address_matcher, guarded_protocol
 
 STARTUP_FAILURE = 3
 """The exit code when the server cannot start (uvicorn's)."""
-CONNECTION_MARGIN = 256
 WS_MAX_SIZE = 4 * MAX_MESSAGE_BYTES
 """Websocket frames above this are not even read: the connection is closed (code 1009)."""
 
@@ -26,44 +26,35 @@ def default_bot_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+def default_allowed_hosts(host: str) -> tuple[str, ...]:
+    """The host names a server listening on `host` answers to in any case: that address and
+    localhost; on every interface (0.0.0.0, ::) also this machine's name."""
+    names = {host.strip("[]").lower(), "localhost", "127.0.0.1", "::1"}
+    if host in ("0.0.0.0", "::", ""):
+        names.add(socket.gethostname().lower())
+        names.add(socket.getfqdn().lower())
+    return tuple(sorted(names))
+
+
 def serve(
+    settings: ServerSettings,
     host: str = "127.0.0.1",
     port: int = 8000,
-    db_url: str | None = None,
-    bot_workers: int | None = None,
-    bot_delay: float = 0.6,
     log_level: str = "info",
-    tables_per_minute: int = ServerSettings.tables_per_minute,
-    scenario_dir: str | None = None,
-    trusted_proxies: Sequence[str] = (),
-    allowed_origins: Sequence[str] = (),
-    dev: bool = False,
-    evict_after: float = ServerSettings.evict_after,
-    max_idle_tables: int = ServerSettings.max_idle_tables,
-    max_bot_seconds: float = ServerSettings.max_bot_seconds,
-    bot_tables_per_address: int = ServerSettings.bot_tables_per_address,
-    abandon_after_hours: float = ServerSettings.abandon_after / 3600,
 ) -> None:
-    settings = ServerSettings(
-        db_url=db_url or ServerSettings.db_url,
-        bot_workers=bot_workers or default_bot_workers(),
-        bot_delay=bot_delay,
-        tables_per_minute=tables_per_minute,
-        scenario_dir=scenario_dir,
-        trusted_proxies=tuple(trusted_proxies),
-        allowed_origins=tuple(allowed_origins),
-        dev=dev,
-        evict_after=evict_after,
-        max_idle_tables=max_idle_tables,
-        max_bot_seconds=max_bot_seconds,
-        bot_tables_per_address=bot_tables_per_address,
-        abandon_after=abandon_after_hours * 3600,
-    )
-    Storage(settings.db_url).close()  # a bad URL or an unreachable database fails here, early
+    # The listening address and localhost always; the operator's names (a proxy's) besides.
+    hosts = tuple(dict.fromkeys([*default_allowed_hosts(host), *settings.allowed_hosts]))
+    settings = dataclasses.replace(settings, allowed_hosts=hosts)
+    # A bad URL, an unreachable database or a damaged SQLite file fails here, early.
+    Storage(settings.db_url, verify=True).close()
+    cap = AddressCap(settings.connections_per_address, address_matcher(settings.trusted_proxies))
     config = uvicorn.Config(
         create_app(settings),
         host=host,
         port=port,
+        # Each client address holds a few connections at most; a request's header and body
+        # must arrive in time (slow clients cannot hold the server's connections).
+        http=guarded_protocol(cap, settings.header_timeout, settings.body_timeout),
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
@@ -77,8 +68,8 @@ def serve(
         proxy_headers=bool(settings.trusted_proxies),
         forwarded_allow_ips=list(settings.trusted_proxies),
         timeout_graceful_shutdown=3,
-        # Sockets still saying hello count too: the websockets the hub admits, plus a margin.
-        limit_concurrency=settings.max_connections + CONNECTION_MARGIN,
+        # The process's own bound (file descriptors, memory); one address gets far less.
+        limit_concurrency=settings.max_connections,
     )
     server = _AnnouncingServer(config)
     with contextlib.suppress(KeyboardInterrupt):

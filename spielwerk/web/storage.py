@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -27,6 +27,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -45,10 +46,13 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError, SQLAlchemyError
 
 DEFAULT_DB_URL = "sqlite:///spielwerk.db"
 """A SQLite file in the working directory: the embedded default."""
+CHANGES = "spielwerk_changes"
+"""The PostgreSQL channel on which every write names the table it changed (`Change`), in the
+same transaction: the other server processes on the database hear of it once it commits."""
 
 metadata = MetaData()
 
@@ -74,6 +78,13 @@ tables_table = Table(
     # When the last step was stored (the lobby calls a table idle that long "abandoned").
     # Added after the first release: NULL in older rows and in tables without a step.
     Column("last_step_at", Float, nullable=True),
+    # How many changes the table has had: every stored step and every step taken back adds
+    # one, so it only ever grows (a version a client saw is never reached again after an
+    # undo). Added after the first release: NULL in older rows means `steps`.
+    Column("revision", BigInteger, nullable=True),
+    # How the table is run, chosen at its creation (`TableSettings`: who may chat, the move
+    # clock). Added after the first release: NULL in older rows means the defaults.
+    Column("settings", JSON, nullable=True),
 )
 
 seats_table = Table(
@@ -89,6 +100,61 @@ seats_table = Table(
     # Added after the first release: NULL in older rows.
     Column("invite_hash", String(64), nullable=True, index=True),
     Column("name", String(64), nullable=True),
+    # The bot that plays a human seat while its person is away (the others handed it over);
+    # NULL while the person plays. Added after the first release.
+    Column("sit_in", String(32), nullable=True),
+)
+
+presence_table = Table(
+    "sw_presence",
+    metadata,
+    # How many connections each server process holds for a seat: a person is at the table if
+    # any living process holds one. `since`: when this process's count last went to or from
+    # zero (wall clock), so that "gone for how long" holds across processes.
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("process", String(32), primary_key=True),
+    Column("connections", Integer, nullable=False),
+    Column("since", Float, nullable=False),
+)
+
+processes_table = Table(
+    "sw_processes",
+    metadata,
+    # The server processes sharing the database, each seen every second or so: one unseen
+    # for long has died, and its connections are gone with it.
+    Column("id", String(32), primary_key=True),
+    Column("seen_at", Float, nullable=False),
+)
+
+events_table = Table(
+    "sw_events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    # What one client address did when (a table opened, a record opened), for the limits per
+    # address that hold for every server process on the database. `key` is a hash of the
+    # address; rows older than the window are deleted as new ones come.
+    Column("kind", String(16), nullable=False),
+    Column("key", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("sw_events_by_key", "kind", "key", "at"),
+)
+
+chat_table = Table(
+    "sw_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("sw_tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    # Who wrote it: a seat, None for a spectator or for the table itself (`kind` "system").
+    Column("seat", Integer, nullable=True),
+    Column("kind", String(16), nullable=False),
+    # A line is free text, a quick phrase (a key every reader sees in their own language),
+    # or a system notice (a key and its parameters: who left, who came back).
+    Column("text", Text, nullable=True),
+    Column("phrase", String(32), nullable=True),
+    Column("params", JSON, nullable=True),
+    Column("step", Integer, nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 actions_table = Table(
@@ -99,6 +165,27 @@ actions_table = Table(
     Column("actor", Integer, nullable=False),
     Column("action", Text, nullable=False),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a committed write changed, as the other server processes hear of it: `kind` is
+    "steps", "undo" (by `seat`), "chat", "seats" or "rematch"; `revision` the table's after."""
+
+    kind: str
+    table_id: str
+    revision: int = -1
+    seat: int = -1
+
+    def payload(self) -> str:
+        return f"{self.kind} {self.table_id} {self.revision} {self.seat}"
+
+    @classmethod
+    def parse(cls, payload: str) -> Change | None:
+        parts = payload.split(" ")
+        if len(parts) != 4 or not all(p.lstrip("-").isdigit() for p in parts[2:]):
+            return None
+        return cls(parts[0], parts[1], int(parts[2]), int(parts[3]))
 
 
 class StorageError(Exception):
@@ -140,6 +227,8 @@ class SeatRow:
     """The hash of the invitation that still claims this seat (None once used)."""
     name: str | None = None
     """The display name its player chose (None: not claimed yet, or a bot)."""
+    sit_in: str | None = None
+    """The bot playing this human seat while its person is away (None: the person plays)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +249,24 @@ class TableRow:
     """The id of this table's rematch, once one was started."""
     last_step_at: float | None = None
     """When the last step was stored (None: no step yet, or a row from an older version)."""
+    revision: int = 0
+    """The table's changes so far (steps stored plus steps taken back): only ever grows."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """How the table is run (`tables.TableSettings` as a dict; empty: the defaults)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    idx: int
+    seat: int | None
+    kind: str
+    """"text", "phrase" or "system"."""
+    text: str | None
+    phrase: str | None
+    params: dict[str, Any] | None
+    step: int
+    """The game's steps when it was written (the replay shows it there)."""
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +279,10 @@ class StoredAction:
 class Storage:
     """Tables, seats and actions in one SQL database (SQLite or PostgreSQL)."""
 
-    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+    def __init__(self, url: str = DEFAULT_DB_URL, verify: bool = False) -> None:
+        """Open (and create) the database at `url`. `verify`: check a SQLite file's pages
+        first (`PRAGMA quick_check`) and raise ValueError if it is damaged, as a server does
+        at start-up rather than fail on every later read."""
         self.url = normalise_url(url)
         try:
             parsed = make_url(self.url)
@@ -190,11 +300,36 @@ class Storage:
             raise ValueError(f"not a database URL: {url!r} ({error})") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            if verify:
+                self._check_sqlite_file()
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def _announce(self, conn: Any, change: Change) -> None:
+        """Tell the other server processes (PostgreSQL only) once this transaction commits."""
+        if not self.is_sqlite:
+            conn.execute(select(func.pg_notify(CHANGES, change.payload())))
+
+    def _check_sqlite_file(self) -> None:
+        """ValueError if SQLite finds damaged pages in the file (a file that is no database
+        at all fails on opening already)."""
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.execute(text("PRAGMA quick_check")).all()
+            problems = [str(row[0]) for row in rows]
+        except DatabaseError as error:  # too damaged to check at all
+            problems = [str(error.orig).splitlines()[0]]
+        if problems != ["ok"]:
+            where = self.engine.url.database or "the SQLite file"
+            shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+            self.engine.dispose()
+            raise ValueError(
+                f"the database file {where} is damaged (SQLite's quick_check: {shown}): "
+                "restore it from a backup, or move it away to start with an empty one"
+            )
 
     @contextmanager
     def _failing_as_storage_error(self, what: str) -> Iterator[None]:
@@ -215,6 +350,7 @@ class Storage:
         seats: Sequence[SeatRow],
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         with self._failing_as_storage_error("create a table"), self.engine.begin() as conn:
             conn.execute(
@@ -228,8 +364,10 @@ class Storage:
                     created_at=time.time(),
                     finished=False,
                     steps=0,
+                    revision=0,
                     to_move=_json_or_none(to_move),
                     server_moves=server_moves,
+                    settings=settings or {},
                 )
             )
             conn.execute(
@@ -243,6 +381,7 @@ class Storage:
                         "token_hash": s.token_hash,
                         "invite_hash": s.invite_hash,
                         "name": s.name,
+                        "sit_in": s.sit_in,
                     }
                     for s in seats
                 ],
@@ -256,15 +395,19 @@ class Storage:
         finished: bool,
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        revision: int | None = None,
     ) -> None:
         """Store `steps` (actor, action JSON) as actions `first_index`, `first_index + 1`, ...
-        in one transaction, with who is to move after them. Raises StepConflict, storing
-        nothing, if any index is taken by other steps, and StorageError, storing nothing, if
-        the database fails. Storing the same steps again is a success that changes nothing:
-        a write whose answer was lost (the database went away after it committed) can be
-        retried."""
+        in one transaction, with who is to move after them, on a table at `revision` (None:
+        one that never had a step taken back, whose revision is its step count); the
+        revision grows by one a step. Raises StepConflict, storing nothing, if any index is
+        taken by other steps or the table's revision is another, and StorageError, storing
+        nothing, if the database fails. Storing the same steps again is a success that
+        changes nothing: a write whose answer was lost (the database went away after it
+        committed) can be retried."""
         if not steps:
             return
+        before = first_index if revision is None else revision
         rows = [
             {
                 "table_id": table_id,
@@ -281,8 +424,10 @@ class Storage:
                     update(tables_table)
                     .where(tables_table.c.id == table_id)
                     .where(tables_table.c.steps == first_index)
+                    .where(_revision() == before)
                     .values(
                         steps=first_index + len(steps),
+                        revision=before + len(steps),
                         finished=finished,
                         to_move=_json_or_none(to_move),
                         server_moves=server_moves,
@@ -291,20 +436,24 @@ class Storage:
                 )
                 if done.rowcount != 1:
                     raise StepConflict(f"table {table_id} moved on before step {first_index}")
+                self._announce(conn, Change("steps", table_id, before + len(steps)))
         except IntegrityError as error:  # the primary key: these steps are stored already
-            if self._stored_already(table_id, first_index, rows):
+            if self._stored_already(table_id, first_index, rows, before + len(steps)):
                 return
             raise StepConflict(f"step {first_index} of {table_id} is taken") from error
         except SQLAlchemyError as error:
             raise StorageError(f"could not store step {first_index} of {table_id}") from error
 
-    def _stored_already(self, table_id: str, first_index: int, rows: list[dict[str, Any]]) -> bool:
-        """True if exactly these steps are the last ones stored (by an earlier try)."""
+    def _stored_already(
+        self, table_id: str, first_index: int, rows: list[dict[str, Any]], revision: int
+    ) -> bool:
+        """True if exactly these steps are the last ones stored (by an earlier try), and
+        nothing changed since (the table is at the `revision` they led to)."""
         last = first_index + len(rows)
         with self._failing_as_storage_error("check stored steps"), self.engine.connect() as conn:
-            steps = conn.execute(
-                select(tables_table.c.steps).where(tables_table.c.id == table_id)
-            ).scalar_one_or_none()
+            found = conn.execute(
+                select(tables_table.c.steps, _revision()).where(tables_table.c.id == table_id)
+            ).first()
             stored = conn.execute(
                 select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
                 .where(actions_table.c.table_id == table_id)
@@ -312,7 +461,8 @@ class Storage:
                 .order_by(actions_table.c.idx)
             ).all()
         wanted = [(r["idx"], r["actor"], r["action"]) for r in rows]
-        return steps == last and [(r.idx, r.actor, r.action) for r in stored] == wanted
+        stored_rows = [(r.idx, r.actor, r.action) for r in stored]
+        return found is not None and tuple(found) == (last, revision) and stored_rows == wanted
 
     def take_back_step(
         self,
@@ -320,17 +470,24 @@ class Storage:
         steps: int,
         to_move: Sequence[int] | None = None,
         server_moves: bool | None = None,
+        revision: int | None = None,
+        seat: int = -1,
     ) -> None:
-        """Remove the newest stored step (an undo) of a table that has `steps` steps, with who
-        is to move then. Raises StepConflict, changing nothing, if the table has moved on."""
+        """Remove the newest stored step (an undo by `seat`) of a table that has `steps` steps
+        and is at `revision` (None: its step count), with who is to move then. The revision grows
+        by one: taking a step back is a change, never a return to an earlier version. Raises
+        StepConflict, changing nothing, if the table has moved on."""
+        before = steps if revision is None else revision
         try:
             with self.engine.begin() as conn:
                 done = conn.execute(
                     update(tables_table)
                     .where(tables_table.c.id == table_id)
                     .where(tables_table.c.steps == steps)
+                    .where(_revision() == before)
                     .values(
                         steps=steps - 1,
+                        revision=before + 1,
                         finished=False,
                         to_move=_json_or_none(to_move),
                         server_moves=server_moves,
@@ -344,18 +501,28 @@ class Storage:
                         actions_table.c.table_id == table_id, actions_table.c.idx == steps - 1
                     )
                 )
+                self._announce(conn, Change("undo", table_id, before + 1, seat))
         except SQLAlchemyError as error:
             raise StorageError(f"could not take back step {steps - 1} of {table_id}") from error
 
     def set_rematch(self, table_id: str, rematch_id: str) -> str | None:
         """Name `rematch_id` this table's rematch unless one is named already: the rematch
-        the table has now (of two asking at once, the first wins), None if no such table."""
+        the table has now (of two asking at once, the first wins), None if no such table.
+        The invitations of seats nobody claimed move to the rematch (which was created with
+        them): an invitation opens a seat at one table only, never at both."""
         with self._failing_as_storage_error("start a rematch"), self.engine.begin() as conn:
-            conn.execute(
+            named = conn.execute(
                 update(tables_table)
                 .where(tables_table.c.id == table_id, tables_table.c.rematch.is_(None))
                 .values(rematch=rematch_id)
             )
+            if named.rowcount == 1:
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.table_id == table_id)
+                    .values(invite_hash=None)
+                )
+                self._announce(conn, Change("rematch", table_id))
             found = conn.execute(
                 select(tables_table.c.rematch).where(tables_table.c.id == table_id)
             ).scalar_one_or_none()
@@ -383,9 +550,197 @@ class Storage:
                 )
                 .values(invite_hash=None, token_hash=token_hash, name=name)
             )
-            return int(seat) if done.rowcount == 1 else None
+            if done.rowcount != 1:
+                return None
+            self._announce(conn, Change("seats", table_id))
+            return int(seat)
+
+    def set_sit_in(
+        self,
+        table_id: str,
+        seat: int,
+        bot: str | None,
+        server_moves: bool | None = None,
+    ) -> bool:
+        """A bot sits in for a human seat (`bot`), or the person is back (None), with whether
+        the server is to move now. False, changing nothing, if the seat is not a human one
+        of this table or already so."""
+        with self._failing_as_storage_error("hand a seat over"), self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats_table)
+                .where(
+                    seats_table.c.table_id == table_id,
+                    seats_table.c.seat == seat,
+                    seats_table.c.kind == "human",
+                    seats_table.c.sit_in.is_(None) if bot else seats_table.c.sit_in.is_not(None),
+                )
+                .values(sit_in=bot)
+            )
+            if done.rowcount != 1:
+                return False
+            if server_moves is not None:
+                conn.execute(
+                    update(tables_table)
+                    .where(tables_table.c.id == table_id)
+                    .values(server_moves=server_moves)
+                )
+            self._announce(conn, Change("seats", table_id))
+            return True
+
+    def add_chat(self, table_id: str, line: ChatRow) -> int:
+        """Store a chat line as the table's next; its index. Two writers at once (two server
+        processes): the loser takes the next free index."""
+        for _ in range(8):
+            try:
+                with self.engine.begin() as conn:
+                    last = conn.execute(
+                        select(func.max(chat_table.c.idx)).where(chat_table.c.table_id == table_id)
+                    ).scalar_one_or_none()
+                    idx = 0 if last is None else int(last) + 1
+                    conn.execute(
+                        insert(chat_table).values(
+                            table_id=table_id,
+                            idx=idx,
+                            seat=line.seat,
+                            kind=line.kind,
+                            text=line.text,
+                            phrase=line.phrase,
+                            params=line.params,
+                            step=line.step,
+                            at=line.at,
+                        )
+                    )
+                    self._announce(conn, Change("chat", table_id, idx))
+                return idx
+            except IntegrityError:
+                continue
+            except SQLAlchemyError as error:
+                raise StorageError(f"could not store a chat line of {table_id}") from error
+        raise StorageError(f"could not store a chat line of {table_id}: too many writers")
+
+    def set_presence(
+        self, table_id: str, seat: int, process: str, connections: int, since: float
+    ) -> None:
+        """This process holds `connections` connections of the seat now (changed at `since`)."""
+        with self._failing_as_storage_error("note who is here"), self.engine.begin() as conn:
+            conn.execute(
+                delete(presence_table).where(
+                    presence_table.c.table_id == table_id,
+                    presence_table.c.seat == seat,
+                    presence_table.c.process == process,
+                )
+            )
+            conn.execute(
+                insert(presence_table).values(
+                    table_id=table_id,
+                    seat=seat,
+                    process=process,
+                    connections=connections,
+                    since=since,
+                )
+            )
+            self._announce(conn, Change("presence", table_id))
+
+    def load_presence(self, table_id: str) -> dict[int, tuple[int, float]]:
+        """Seat -> (connections held by every process, when the last change was): only the
+        seats some process has noted."""
+        with self._failing_as_storage_error("read who is here"), self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    presence_table.c.seat,
+                    func.sum(presence_table.c.connections),
+                    func.max(presence_table.c.since),
+                )
+                .where(presence_table.c.table_id == table_id)
+                .group_by(presence_table.c.seat)
+            ).all()
+        return {int(seat): (int(count or 0), float(since)) for seat, count, since in rows}
+
+    def heartbeat(self, process: str, now: float, dead_before: float) -> list[str]:
+        """This process is alive at `now`; processes not seen since `dead_before` are not,
+        and their connections are counted gone since they were last seen. The tables whose
+        presence that changed (announced to every process)."""
+        with self._failing_as_storage_error("note this process"), self.engine.begin() as conn:
+            conn.execute(delete(processes_table).where(processes_table.c.id == process))
+            conn.execute(insert(processes_table).values(id=process, seen_at=now))
+            dead = conn.execute(
+                select(processes_table.c.id, processes_table.c.seen_at).where(
+                    processes_table.c.seen_at < dead_before
+                )
+            ).all()
+            changed: set[str] = set()
+            for gone, seen_at in dead:
+                tables = conn.execute(
+                    select(presence_table.c.table_id).where(
+                        presence_table.c.process == gone, presence_table.c.connections > 0
+                    )
+                ).scalars()
+                changed.update(tables)
+                conn.execute(
+                    update(presence_table)
+                    .where(presence_table.c.process == gone, presence_table.c.connections > 0)
+                    .values(connections=0, since=seen_at)
+                )
+                conn.execute(delete(processes_table).where(processes_table.c.id == gone))
+            # A process killed before it first noted itself alive: its counts are as old as
+            # their last change.
+            unnoted = and_(
+                presence_table.c.connections > 0,
+                presence_table.c.since < dead_before,
+                presence_table.c.process.not_in(select(processes_table.c.id)),
+            )
+            changed.update(conn.execute(select(presence_table.c.table_id).where(unnoted)).scalars())
+            conn.execute(update(presence_table).where(unnoted).values(connections=0))
+            for table_id in sorted(changed):
+                self._announce(conn, Change("presence", table_id))
+        return sorted(changed)
+
+    def take_turn(self, kind: str, key: str, per_window: int, window: float, now: float) -> float:
+        """0 if `key` may do `kind` now (and it is counted), else the seconds until it may:
+        at most `per_window` in any `window` seconds, counted in the database so the limit
+        holds for every server process on it (a transaction-scoped advisory lock on
+        PostgreSQL keeps two processes from both taking the last turn)."""
+        with self._failing_as_storage_error("count a client's turn"), self.engine.begin() as conn:
+            if not self.is_sqlite:
+                digest = hashlib.sha256(f"{kind}:{key}".encode()).digest()[:8]
+                conn.execute(
+                    select(func.pg_advisory_xact_lock(int.from_bytes(digest, "big", signed=True)))
+                )
+            mine = (events_table.c.kind == kind) & (events_table.c.key == key)
+            conn.execute(delete(events_table).where(mine, events_table.c.at <= now - window))
+            times = (
+                conn.execute(select(events_table.c.at).where(mine).order_by(events_table.c.at))
+                .scalars()
+                .all()
+            )
+            if len(times) >= per_window:
+                return float(times[0]) + window - now
+            conn.execute(insert(events_table).values(kind=kind, key=key, at=now))
+            return 0.0
 
     # ------------------------------------------------------------------ reads
+    def load_chat(self, table_id: str, last: int | None = None) -> list[ChatRow]:
+        """The table's chat lines in order (only the newest `last` of them if given)."""
+        with self._failing_as_storage_error("load chat"), self.engine.connect() as conn:
+            query = select(chat_table).where(chat_table.c.table_id == table_id)
+            if last is not None:
+                query = query.order_by(chat_table.c.idx.desc()).limit(last)
+            rows = conn.execute(query).all()
+        lines = [
+            ChatRow(
+                r.idx,
+                r.seat,
+                r.kind,
+                r.text,
+                r.phrase,
+                dict(r.params) if r.params is not None else None,
+                r.step,
+                r.at,
+            )
+            for r in rows
+        ]
+        return sorted(lines, key=lambda line: line.idx)
+
     def load_seats(self, table_id: str) -> tuple[SeatRow, ...]:
         with self._failing_as_storage_error("load seats"), self.engine.connect() as conn:
             seats = conn.execute(
@@ -443,14 +798,24 @@ class Storage:
                     seats[seat.table_id].append(seat)
         return [_table_row(r._mapping, seats[r.id]) for r in rows]
 
-    def tables_to_resume(self) -> list[str]:
+    def tables_to_resume(self, stalled_before: float | None = None) -> list[str]:
         """Ids of the unfinished tables where the server is to move (a bot or chance), oldest
-        first: the ones a restarted server resumes by itself. Rows from before `server_moves`
-        was stored count if they seat a bot (they are looked at once, and then know)."""
+        first: the ones a restarted server resumes by itself (with `stalled_before`: only
+        those without a step since then, which nobody may be moving for). Rows from before
+        `server_moves` was stored count if they seat a bot (looked at once, they know)."""
+        stalled = (
+            tables_table.c.id.is_not(None)
+            if stalled_before is None
+            else or_(
+                tables_table.c.last_step_at.is_(None),
+                tables_table.c.last_step_at < stalled_before,
+            )
+        )
         with self._failing_as_storage_error("list tables"), self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables_table.c.id)
                 .where(
+                    stalled,
                     tables_table.c.finished.is_(False),
                     or_(
                         tables_table.c.server_moves.is_(True),
@@ -471,6 +836,11 @@ class Storage:
             return int(conn.execute(select(func.count()).select_from(tables_table)).scalar_one())
 
 
+def _revision() -> Any:
+    """The table's revision (rows from before revisions were stored: their step count)."""
+    return func.coalesce(tables_table.c.revision, tables_table.c.steps)
+
+
 def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
     return TableRow(
         id=row["id"],
@@ -486,11 +856,13 @@ def _table_row(row: Any, seats: Sequence[Any]) -> TableRow:
         seats=tuple(_seat_row(s) for s in seats),
         rematch=row["rematch"],
         last_step_at=float(row["last_step_at"]) if row["last_step_at"] is not None else None,
+        revision=int(row["revision"] if row["revision"] is not None else row["steps"]),
+        settings=dict(row["settings"] or {}),
     )
 
 
 def _seat_row(s: Any) -> SeatRow:
-    return SeatRow(s.seat, s.kind, s.bot, s.token_hash, s.invite_hash, s.name)
+    return SeatRow(s.seat, s.kind, s.bot, s.token_hash, s.invite_hash, s.name, s.sit_in)
 
 
 def _json_or_none(value: Sequence[int] | None) -> str | None:

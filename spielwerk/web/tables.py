@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import hmac
 import logging
+import math
 import random
 import secrets
 import time
@@ -34,20 +35,25 @@ from spielwerk.core.game import Game
 from spielwerk.core.i18n import DEFAULT_LANG, LANGUAGES, Lang
 from spielwerk.core.narration import Event, game_narration, worded, worded_explanation
 from spielwerk.core.state import CHANCE, TERMINAL, State
-from spielwerk.core.undo import last_step_by, may_undo
+from spielwerk.core.undo import REFUSALS, last_step_by, undo_refusal
 from spielwerk.web.bots import (
     MAX_MCTS_SECONDS,
     BotPool,
     BotRequest,
     bot_request,
     check_bot_spec,
+    sit_in_bot,
 )
 from spielwerk.web.catalog import renderer_url, web_games
+from spielwerk.web.cluster import ADOPT_EVERY, PROCESS_GONE_AFTER, Cluster, SingleProcess
 from spielwerk.web.errors import ClientError, TableNotFound
+from spielwerk.web.limits import Admission
 from spielwerk.web.logs import quoted
 from spielwerk.web.options import TableOptions
-from spielwerk.web.protocol import CreateTable, display_name
+from spielwerk.web.protocol import Chat, CreateTable, chat_text, display_name
 from spielwerk.web.storage import (
+    Change,
+    ChatRow,
     SeatRow,
     StepConflict,
     Storage,
@@ -62,24 +68,73 @@ log = logging.getLogger("spielwerk.web")
 T = TypeVar("T")
 
 MOVED_ON = "the table changed elsewhere; reload the page"
+MAX_WRITE_TRIES = 5
+"""A person's action is looked at again this often when other processes keep writing first."""
 TROUBLE = "the server could not save — retrying"
 """What every page at a table shows while the server's own moves (bots, chance) wait for the
 database."""
+BOT_TROUBLE = "a bot could not decide — retrying"
+"""What every page at a table shows while a bot's worker fails (it is asked again: a bot's
+move is never made up)."""
 NOT_SAVED = "the database did not answer; nothing changed, try again"
+
+
+SPECTATOR_IDLE = "nothing happened at this table for a long time: reload the page to watch on"
+SPECTATOR_IDLE_CODE = 4410
+"""The close code of a spectator let go at a table where nothing happened for long."""
 
 
 class DatabaseDown(ClientError):
     """The database did not answer a read; nothing changed."""
 
+    code = "db_down"
+
+
+class TableMovedOn(ClientError):
+    """Another server process changed the table first; this copy must catch up."""
+
+    code = "moved_on"
+
 
 class TooManyTables(ClientError):
     """This client runs as many tables of bots only as it may."""
+
+    code = "too_many_tables"
 
 
 STALE = "this action was chosen in an earlier state of the table: look again and choose"
 NOT_INVITED = (
     "this invitation does not open a seat (any more): it was used, or it is not this table's"
 )
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """How a table is run, chosen by its creator and stored with it."""
+
+    spectator_chat: bool = False
+    """Spectators may write in the chat too (the players always may)."""
+    move_clock: int = 0
+    """Seconds a person has for a move (0: no clock); then a bot makes that move."""
+
+    @classmethod
+    def of(cls, stored: Mapping[str, Any]) -> TableSettings:
+        return cls(
+            spectator_chat=bool(stored.get("spectator_chat", False)),
+            move_clock=int(stored.get("move_clock", 0)),
+        )
+
+    def stored(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+CHAT_KEPT = 200
+"""Chat lines a table keeps in memory and sends to a page that joins."""
+CHAT_LINES = 5
+CHAT_WINDOW = 10.0
+"""A connection writes at most CHAT_LINES chat lines in CHAT_WINDOW seconds."""
+HAND_OVER_AFTER = 90.0
+"""Seconds a person must have been gone before the others may let a bot play for them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +148,8 @@ class NewTable:
     invitations: dict[int, str]
 
 
+MAX_REMATCH_HOPS = 64
+"""Rematches an invitation is followed through to the table it moved to."""
 MAX_CREATORS = 100_000
 """Tables whose creator the hub remembers (for fair bot turns), the newest."""
 
@@ -137,6 +194,21 @@ class Connection:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     devices: int = 1
     """Connections holding this seat, this one included (set by the hub)."""
+    address: str = ""
+    """The client's address (spectators are counted per address)."""
+    closing: tuple[int, str] | None = None
+    """Set by the hub to end this connection: (close code, reason); the sender closes it."""
+    dirty: bool = True
+    """The table changed since the last state this connection was sent."""
+    chat_seen: int = -1
+    """The index of the last chat line sent to this connection."""
+    chat_times: deque[float] = field(default_factory=deque)
+    """When this connection's last chat lines were written (its rate)."""
+
+    def notify(self) -> None:
+        """The state changed: the sender builds and sends the newest."""
+        self.dirty = True
+        self.wake.set()
 
 
 @dataclass(eq=False)
@@ -153,6 +225,9 @@ class LiveTable:
     """Set while the server's own next move could not be saved (TROUBLE)."""
     last_used: float = field(default_factory=time.monotonic)
     """When somebody last asked for it, acted or left (for evicting idle tables)."""
+    last_change: float = field(default_factory=time.monotonic)
+    """When its state last changed (a step, a step taken back): spectators of a table where
+    nothing happens for long are let go."""
     views: list[dict[str, Any]] | None = None
     """Every viewer's view of the present state (spectator first), for the narration of the
     next step; built when first needed."""
@@ -163,14 +238,41 @@ class LiveTable:
     """For every seat to move: the version at which its present decision began. An action
     chosen in an older version is stale (another tab of the seat acted, or the turn came
     round again)."""
+    revision: int = 0
+    """The table's version: one more for every stored step and every step taken back, so it
+    only ever grows (after an undo and another move the table is never at a version a
+    client saw before; `storage.py` keeps it with the table)."""
+    chat: list[ChatRow] = field(default_factory=list)
+    """The newest chat lines (at most CHAT_KEPT), oldest first."""
+    away_since: dict[int, float] = field(default_factory=dict)
+    """For every human seat with no connection: since when (monotonic)."""
+    clock_from: dict[int, tuple[int, float]] = field(default_factory=dict)
+    """For every person to move at a table with a move clock: (the version their decision
+    began at, when on this server's clock)."""
+    timed_out: set[tuple[int, int]] = field(default_factory=set)
+    """(seat, version its decision began) of people whose clock ran out: a bot makes that
+    move for them."""
+    clock: asyncio.TimerHandle | None = None
+    catching_up: asyncio.Task[None] | None = None
+    """Bringing this copy up to the database (another process wrote): one at a time."""
+    catch_up_again: bool = False
+    pending_notice: dict[str, Any] | None = None
+    """An undo another process made, shown once this copy has caught up with it."""
+    undo_offered: bool = False
+    """Whether the person whose action is the newest step may take it back (`undo_offered`,
+    decided once per step off the event loop): the page offers "take back" only then."""
 
     @property
     def id(self) -> str:
         return self.row.id
 
     @property
+    def settings(self) -> TableSettings:
+        return TableSettings.of(self.row.settings)
+
+    @property
     def version(self) -> int:
-        return len(self.state.history)
+        return self.revision
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -185,19 +287,21 @@ class LiveTable:
         return [seat.name for seat in self.row.seats]
 
     def server_turn(self) -> bool:
-        """True if the server is to move: a chance event, or a bot's decision."""
-        return server_moves(self.row, self.state)
+        """True if the server is to move: a chance event, or a bot's decision (a person's
+        whose clock ran out included)."""
+        return self.state.to_move == CHANCE or bool(self.bot_turns())
 
     def bot_turns(self) -> list[tuple[int, str]]:
-        """(seat, spec) of every bot that has a decision to make now."""
-        to_move = self.state.to_move
-        seats = sorted(to_move) if isinstance(to_move, frozenset) else [to_move]
+        """(seat, spec) of every bot that has a decision to make now: the bots' own seats,
+        bots sitting in for absent people, and a bot making the move of a person whose
+        clock ran out."""
         turns = []
-        for seat in seats:
-            if seat >= 0:
-                row = self.row.seats[seat]
-                if row.kind == "bot" and row.bot:
-                    turns.append((seat, row.bot))
+        for seat in deciders(self.state):
+            spec = seat_bot(self.row.seats[seat])
+            if spec is None and (seat, self.decision_since.get(seat, -1)) in self.timed_out:
+                spec = sit_in_bot(self.game.name)
+            if spec is not None:
+                turns.append((seat, spec))
         return turns
 
 
@@ -208,11 +312,13 @@ def deciders(state: State) -> list[int]:
     return [to_move] if to_move >= 0 else []
 
 
-def note_decisions(since: dict[int, int], before: Sequence[int], actor: int, state: State) -> None:
-    """After a step by `actor` (the seats `before` were to move): a seat to move now begins a
-    new decision if it was not to move before, or it just acted itself."""
+def note_decisions(
+    since: dict[int, int], before: Sequence[int], actor: int, state: State, version: int
+) -> None:
+    """After a step by `actor` that made the table's version `version` (the seats `before`
+    were to move): a seat to move now begins a new decision if it was not to move before,
+    or it just acted itself."""
     now = deciders(state)
-    version = len(state.history)
     for seat in now:
         if seat not in before or seat == actor:
             since[seat] = version
@@ -220,11 +326,25 @@ def note_decisions(since: dict[int, int], before: Sequence[int], actor: int, sta
         del since[seat]
 
 
+def seat_bot(seat: SeatRow) -> str | None:
+    """The bot that plays this seat now: a bot's own, or one sitting in for its person."""
+    if seat.kind == "bot":
+        return seat.bot
+    return seat.sit_in
+
+
+def _with_sit_in(row: TableRow, seat: int, bot: str | None) -> TableRow:
+    seats = list(row.seats)
+    seats[seat] = dataclasses.replace(seats[seat], sit_in=bot)
+    return dataclasses.replace(row, seats=tuple(seats))
+
+
 def server_moves(row: TableRow, state: State) -> bool:
-    """True if the server makes the next move of this table: chance, or a bot's."""
+    """True if the server makes the next move of this table: chance, or a bot's (a bot
+    seat's, or one sitting in for an absent person)."""
     if state.to_move == CHANCE:
         return True
-    return any(row.seats[seat].kind == "bot" for seat in deciders(state))
+    return any(seat_bot(row.seats[seat]) is not None for seat in deciders(state))
 
 
 def viewer_texts(state: State, action: Action) -> dict[Lang, tuple[str, ...]]:
@@ -256,27 +376,54 @@ def derived_seed(secret: str, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
 
 
+def undo_rng(row: TableRow, steps: int) -> random.Random:
+    """The draws of the undo rule's check in a state of `steps` steps: the same for the offer
+    and the answer."""
+    return random.Random(derived_seed(row.chance_secret, "undo", steps))
+
+
+def undo_offered(row: TableRow, state: State) -> bool:
+    """Whether the person whose action is the newest step may take it back now: the undo
+    rule (`spielwerk.core.undo`) with the draws `TableHub.undo` makes, so that the offer and
+    the answer agree. False at once when the newest step is a bot's or chance's."""
+    if state.is_terminal() or not state.history:
+        return False
+    actor = state.history[-1][0]
+    if actor < 0 or row.seats[actor].kind != "human":
+        return False
+    return undo_refusal(state, actor, undo_rng(row, len(state.history))) is None
+
+
 class TableHub:
     def __init__(
         self,
         storage: Storage,
         bots: BotPool,
         bot_delay: float = 0.0,
-        max_connections_per_table: int = 64,
-        max_connections: int = 4096,
+        admission: Admission | None = None,
         options: TableOptions | None = None,
         evict_after: float = 60.0,
         max_idle_tables: int = 256,
         max_bot_seconds: float = MAX_MCTS_SECONDS,
         bot_tables_per_client: int = 2,
+        hand_over_after: float = HAND_OVER_AFTER,
+        cluster: SingleProcess | Cluster | None = None,
     ) -> None:
         self.storage = storage
         self.options = options or TableOptions()
         self.bots = bots
         self.bot_delay = bot_delay
-        self.max_connections_per_table = max_connections_per_table
-        self.max_connections = max_connections
+        self.admission = admission or Admission()
+        self.hand_over_after = hand_over_after
+        self.cluster = cluster or SingleProcess()
+        """Who moves for which table when several processes share the database."""
+        self.process_id = secrets.token_hex(8)
+        """This process among those sharing the database (who is here, per process)."""
+        """Seconds a person must be gone before the others may let a bot play for them."""
         self.connections = 0
+        self.spectators = 0
+        self._spectators_of: dict[str, int] = {}
+        """Spectator connections per client address."""
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._db = ThreadPoolExecutor(
@@ -321,8 +468,17 @@ class TableHub:
             self.sweep()
 
     def sweep(self) -> int:
-        """Forget the tables idle for `evict_after` seconds; how many went."""
+        """Let go of spectators of tables where nothing happened for a long time, and forget
+        the tables idle for `evict_after` seconds; how many tables went."""
         now = time.monotonic()
+        idle_for = self.admission.spectator_idle
+        if idle_for > 0:
+            for table in self.tables.values():
+                if now - table.last_change >= idle_for:
+                    for connection in table.connections:
+                        if connection.seat is None and connection.closing is None:
+                            connection.closing = (SPECTATOR_IDLE_CODE, SPECTATOR_IDLE)
+                            connection.notify()
         stale = [
             t
             for t in self.tables.values()
@@ -433,7 +589,8 @@ class TableHub:
                 except (AgentSpecError, ValueError) as error:
                     raise ClientError(f"seat {index}: {error}") from None
                 seats.append(SeatRow(index, "bot", spec, None))
-        table_id = await self._store_table(game, options, seed, fresh, seats, creator)
+        settings = TableSettings(request.spectator_chat, request.move_clock)
+        table_id = await self._store_table(game, options, seed, fresh, seats, creator, settings)
         return NewTable(table_id, claim, token, invitations)
 
     async def _store_table(
@@ -444,6 +601,7 @@ class TableHub:
         fresh: State,
         seats: list[SeatRow],
         creator: str,
+        settings: TableSettings,
     ) -> str:
         """Store a new table (its first state `fresh`), deal its cards and start any bot."""
         table_id = secrets.token_urlsafe(9)
@@ -459,6 +617,7 @@ class TableHub:
                 seats,
                 deciders(fresh),
                 fresh.to_move == CHANCE or any(seats[p].kind == "bot" for p in deciders(fresh)),
+                settings.stored(),
             )
         except StorageError as error:
             log.error("creating a table: %s", error.__cause__ or error)
@@ -475,23 +634,28 @@ class TableHub:
         their name and seat link, which opens the same seat there), a new deal."""
         async with table.lock:
             if not table.state.is_terminal():
-                raise ClientError("the game is not over yet: a rematch starts after its end")
+                raise ClientError(
+                    "the game is not over yet: a rematch starts after its end", "not_over"
+                )
             if table.row.rematch is not None:
                 return table.row.rematch
             seed = secrets.randbelow(2**31)
             fresh = table.game.new_state(table.row.players, seed=seed)
             creator = self._creators.get(table.id, self.client_key(f"seat-{seat}"))
+            # The same people in the same seats: a bot that sat in for one leaves with the game.
+            seats = [dataclasses.replace(seat, sit_in=None) for seat in table.row.seats]
             new_id = await self._store_table(
-                table.game, table.row.options, seed, fresh, list(table.row.seats), creator
+                table.game, table.row.options, seed, fresh, seats, creator, table.settings
             )
             try:
                 named = await self._in_db(self.storage.set_rematch, table.id, new_id)
             except StorageError as error:
                 log.error("table %s: %s", table.id, error.__cause__ or error)
-                raise ClientError(NOT_SAVED) from None
+                raise ClientError(NOT_SAVED, "not_saved") from None
             table.row = dataclasses.replace(table.row, rematch=named or new_id)
             for connection in table.connections:
-                connection.wake.set()
+                connection.notify()
+            await self._refresh_seats(table)  # its unused invitations moved to the rematch
             return table.row.rematch or new_id
 
     @staticmethod
@@ -499,37 +663,45 @@ class TableHub:
         try:
             return display_name(text, seat)
         except ValueError as error:
-            raise ClientError(str(error)) from None
+            raise ClientError(str(error), "bad_name") from None
 
     # ------------------------------------------------------------------ seats
-    async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[int, str]:
+    async def claim(self, table_id: str, invitation: str, name: str | None) -> tuple[str, int, str]:
         """The first person to bring a seat's invitation claims the seat under `name`: the
-        seat and its fresh token (which nobody else ever sees). ClientError if the invitation
-        opens no seat of this table (it was used, or is not this table's)."""
+        table (the newest rematch of `table_id`, where an unused invitation moved), the seat
+        and its fresh token (which nobody else ever sees). ClientError if the invitation
+        opens no seat there (it was used, or is not this table's)."""
         if len(table_id) > 32:
             raise TableNotFound("no such table")
         token = secrets.token_urlsafe(24)
+        invite_hash = hash_token(invitation)
+        seat = None
         try:
             row = await self._in_db(self.storage.load_table, table_id)
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
-            invite_hash = hash_token(invitation)
+            for _ in range(MAX_REMATCH_HOPS):
+                if row.rematch is None or any(s.invite_hash == invite_hash for s in row.seats):
+                    break
+                newer = await self._in_db(self.storage.load_table, row.rematch)
+                if newer is None:
+                    break
+                row = newer
             seat_row = next((s for s in row.seats if s.invite_hash == invite_hash), None)
-            seat = None
             if seat_row is not None:
                 chosen = self._name(name, seat_row.seat)
                 seat = await self._in_db(
-                    self.storage.claim_seat, table_id, invite_hash, hash_token(token), chosen
+                    self.storage.claim_seat, row.id, invite_hash, hash_token(token), chosen
                 )
         except StorageError as error:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
             raise DatabaseDown("the database did not answer; try again") from None
         if seat is None:
-            raise ClientError(NOT_INVITED)
-        table = self.tables.get(table_id)
+            raise ClientError(NOT_INVITED, "not_invited")
+        table = self.tables.get(row.id)
         if table is not None:
             await self._refresh_seats(table)
-        return seat, token
+        return row.id, seat, token
 
     async def _refresh_seats(self, table: LiveTable) -> None:
         """Read the seats again (claimed here or by another server process); wake everybody
@@ -542,7 +714,7 @@ class TableHub:
         if seats and seats != table.row.seats:
             table.row = dataclasses.replace(table.row, seats=seats)
             for connection in table.connections:
-                connection.wake.set()
+                connection.notify()
 
     async def seat_of(self, table: LiveTable, token: str) -> int | None:
         """The seat this token holds at the table, looking at the database again if the copy
@@ -566,18 +738,20 @@ class TableHub:
                 if table is None:
                     table = await self._load(table_id)
                     self.tables[table_id] = table
+                    if self.cluster.shared:  # people may be here through other processes
+                        await self._refreshed_presence(table)
         finally:
             self._loading.pop(table_id, None)
         if not table.broken:
             async with table.lock:
                 try:
                     await self._advance(table, [])  # chance events pending since the last write
-                except StepConflict as error:
-                    self._moved_on(table, error)
-                    raise ClientError(MOVED_ON) from None
+                except StepConflict:  # another process stored them (or others) first
+                    await self._catch_up_locked(table)
                 except StorageError as error:  # the bot driver tries again
                     log.error("table %s: %s", table.id, error.__cause__ or error)
                     self._troubled(table)
+                self._restart_clock(table)
             self._kick(table)
         self._touch(table)
         return table
@@ -590,10 +764,12 @@ class TableHub:
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
             actions = await self._in_db(self.storage.load_actions, table_id)
+            chat = await self._in_db(self.storage.load_chat, table_id, CHAT_KEPT)
         except StorageError as error:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
             raise DatabaseDown("the database did not answer; try again") from None
         table = await self._in_thread(self._rebuild, row, actions)
+        table.chat = chat
         self.loaded += 1
         return table
 
@@ -645,43 +821,76 @@ class TableHub:
         """Seat `seat` plays `payload` (an action's JSON form), chosen in the state of
         `version`; the table's version once it is stored. Raises ClientError (with the
         reason) and changes nothing if it is not legal for that seat now, or if the seat's
-        decision has moved on since `version` (None: the caller does not say)."""
+        decision has moved on since `version` (None: the caller does not say). If another
+        server process stored a step first, this copy catches up and the action is looked at
+        again there (another seat's pick at the same time leaves it standing)."""
         async with table.lock:
-            if table.broken:
-                raise ClientError(table.broken)
-            state = table.state
-            if state.is_terminal():
-                raise ClientError("the game is over")
-            if seat not in deciders(state):
-                raise ClientError(f"it is not your turn (seat {seat}); wait for the others")
-            if version is not None and not (
-                table.decision_since.get(seat, 0) <= version <= table.version
-            ):
-                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
-            try:
-                action = state.game.action_from_json(payload)
-                state.clone().apply(action, player=seat)
-            except spielwerk.IllegalAction as error:
-                raise ClientError(f"illegal action: {error}") from None
-            with self._written_or_refused(table):
-                await self._advance(table, [(seat, action)])
+            for _attempt in range(MAX_WRITE_TRIES):
+                action = self._checked_action(table, seat, payload, version)
+                try:
+                    with self._written_or_refused(table):
+                        await self._advance(table, [(seat, action)])
+                    break
+                except TableMovedOn:
+                    await self._catch_up_locked(table)
+            else:
+                raise ClientError(MOVED_ON, "moved_on")
             version = table.version
         self._kick(table)
         self._touch(table)
         return version
 
+    @staticmethod
+    def _checked_action(
+        table: LiveTable, seat: int, payload: dict[str, Any], version: int | None
+    ) -> Action:
+        """The action `seat` may play now, chosen at `version`; ClientError if not."""
+        if table.broken:
+            raise ClientError(table.broken, "broken")
+        state = table.state
+        if state.is_terminal():
+            raise ClientError("the game is over", "game_over")
+        if seat not in deciders(state):
+            raise ClientError(
+                f"it is not your turn (seat {seat}); wait for the others", "not_your_turn"
+            )
+        if version is not None and not (
+            table.decision_since.get(seat, 0) <= version <= table.version
+        ):
+            raise ClientError(
+                f"{STALE} (it was chosen at version {version}, now {table.version})", "stale"
+            )
+        try:
+            action = state.game.action_from_json(payload)
+            state.clone().apply(action, player=seat)
+        except spielwerk.IllegalAction as error:
+            raise ClientError(f"illegal action: {error}", "illegal") from None
+        return action
+
     @contextmanager
     def _written_or_refused(self, table: LiveTable) -> Iterator[None]:
         """A person's write: if the database refuses it, the person is told and nothing
-        changed (another server stored a step first: this copy is forgotten)."""
+        changed; TableMovedOn if another server process stored a change first (the caller
+        catches up and looks again)."""
         try:
             yield
         except StepConflict as error:
-            self._moved_on(table, error)
-            raise ClientError(MOVED_ON) from None
+            log.info("table %s: %s; catching up", table.id, error)
+            raise TableMovedOn(MOVED_ON) from None
         except StorageError as error:
             log.error("table %s: %s", table.id, error.__cause__ or error)
-            raise ClientError(NOT_SAVED) from None
+            raise ClientError(NOT_SAVED, "not_saved") from None
+
+    @contextmanager
+    def _caught_up_if_moved_on(self, table: LiveTable) -> Iterator[None]:
+        """A write that only makes sense in the version it was asked in: if another process
+        changed the table first, the person is told to look again (this copy catches up)."""
+        try:
+            with self._written_or_refused(table):
+                yield
+        except TableMovedOn:
+            self._catch_up_soon(table)
+            raise ClientError(f"{STALE} (the table changed meanwhile)", "stale") from None
 
     async def undo(self, table: LiveTable, seat: int, version: int) -> int:
         """Seat `seat` takes back its last action, seen in the state of `version` (Board Game
@@ -690,33 +899,48 @@ class TableHub:
         changing nothing, if it may not."""
         async with table.lock:
             if table.broken:
-                raise ClientError(table.broken)
+                raise ClientError(table.broken, "broken")
             if version != table.version:
-                raise ClientError(f"{STALE} (it was chosen at step {version}, now {table.version})")
-            rng = random.Random(derived_seed(table.row.chance_secret, "undo", table.version))
-            reason = await self._in_thread(may_undo, table.state, seat, rng)
-            if reason is not None:
-                raise ClientError(f"cannot take back: {reason}")
+                raise ClientError(
+                    f"{STALE} (it was chosen at version {version}, now {table.version})", "stale"
+                )
+            # the draws of the offer (`undo_offered`): the same state gets the same answer
+            rng = undo_rng(table.row, len(table.state.history))
+            refusal = await self._in_thread(undo_refusal, table.state, seat, rng)
+            if refusal is not None:
+                raise ClientError(f"cannot take back: {REFUSALS[refusal]}", f"undo_{refusal}")
             actions = table.game.actions
             kept = [
                 StoredAction(index, actor, actions[action_id].to_json())
                 for index, (actor, action_id) in enumerate(table.state.history[:-1])
             ]
             earlier = await self._in_thread(_replay_table, table.row, table.game, kept)
-            with self._written_or_refused(table):
+            with self._caught_up_if_moved_on(table):
                 await self._in_db(
                     self.storage.take_back_step,
                     table.id,
-                    table.version,
+                    len(table.state.history),
                     deciders(earlier.state),
                     server_moves(table.row, earlier.state),
+                    table.revision,
+                    seat,
                 )
+            revision = table.revision + 1
+            # The seat that took its move back decides anew; a seat that was deciding all
+            # along (a simultaneous pick) keeps the decision it began.
+            table.decision_since = {
+                s: table.decision_since[s] if s != seat and s in table.decision_since else revision
+                for s in deciders(earlier.state)
+            }
             table.state, table.log, table.views = earlier.state, earlier.log, earlier.views
-            table.decision_since = earlier.decision_since
+            table.undo_offered = earlier.undo_offered
+            table.revision = revision
+            table.last_change = time.monotonic()
+            self._restart_clock(table)
             table.notice = {"kind": "undo", "seat": seat}
             for connection in table.connections:
                 connection.log_sent = min(connection.log_sent, len(table.log))
-                connection.wake.set()
+                connection.notify()
             version = table.version
         self._touch(table)
         return version
@@ -732,6 +956,7 @@ class TableHub:
         pending = list(moves)
         since = dict(table.decision_since)
         views = table.views if table.views is not None else all_views(work)
+        revision = table.revision
         while True:
             if pending:
                 actor, action = pending.pop(0)
@@ -743,39 +968,221 @@ class TableHub:
             before = deciders(work)
             line, views = narrated_step(work, views, action, actor)
             lines.append(line)
-            note_decisions(since, before, actor, work)
+            revision += 1
+            note_decisions(since, before, actor, work, revision)
             steps.append((actor, action.to_json()))
         if not steps:
             return
         await self._in_db(
             self.storage.append_actions,
             table.id,
-            table.version,
+            len(table.state.history),
             steps,
             work.to_move == TERMINAL,
             deciders(work),
             server_moves(table.row, work),
+            table.revision,
+        )
+        last_actor = steps[-1][0]
+        table.undo_offered = (
+            last_actor >= 0
+            and table.row.seats[last_actor].kind == "human"
+            and await self._in_thread(undo_offered, table.row, work)
         )
         table.state = work
+        table.revision = revision
+        table.last_change = time.monotonic()
         table.views = views
         table.log.extend(lines)
         table.decision_since = since
         table.trouble = None
         table.notice = None
+        self._restart_clock(table)
         for connection in table.connections:
-            connection.wake.set()
+            connection.notify()
 
-    def _moved_on(self, table: LiveTable, error: Exception) -> None:
-        """Another server process stored steps of this table: the database is the truth, so
-        forget this copy and rebuild from it at the next access."""
-        log.error("table %s: %s", table.id, error)
-        self._evict(table, force=True)
+    # ------------------------------------------------------------------ other processes
+    def on_change(self, change: Change) -> None:
+        """Another server process (or this one) committed `change`: a live copy of that table
+        catches up (each table one catch-up at a time, in order); "resync": all of them."""
+        if change.kind == "resync":
+            for table in list(self.tables.values()):
+                self._catch_up_soon(table)
+            return
+        live = self.tables.get(change.table_id)
+        if live is None:
+            return  # not in memory here: it is read from the database when it is needed
+        if change.kind == "presence":
+            asyncio.get_running_loop().create_task(self._refreshed_presence(live))
+            return
+        if change.kind == "undo" and change.revision > live.revision:
+            live.pending_notice = {"kind": "undo", "seat": change.seat}
+        self._catch_up_soon(live)
 
-    def _troubled(self, table: LiveTable) -> None:
-        if table.trouble is None:
-            table.trouble = TROUBLE
+    async def _refreshed_presence(self, table: LiveTable) -> None:
+        try:
+            await self._refresh_presence(table)
+        except StorageError as error:
+            log.error("table %s: reading who is here: %s", table.id, error.__cause__ or error)
+
+    def _catch_up_soon(self, table: LiveTable) -> None:
+        if table.catching_up is not None and not table.catching_up.done():
+            table.catch_up_again = True
+            return
+        table.catching_up = asyncio.get_running_loop().create_task(
+            self._catch_up_until_still(table), name=f"catch-up-{table.id}"
+        )
+
+    async def _catch_up_until_still(self, table: LiveTable) -> None:
+        while True:
+            table.catch_up_again = False
+            try:
+                await self.catch_up(table)
+            except StorageError as error:
+                log.error("table %s: catching up: %s", table.id, error.__cause__ or error)
+            except Exception:
+                log.exception("table %s: catching up failed", table.id)
+            if not table.catch_up_again:
+                return
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Bring this copy up to the database: another process stored steps, took one back,
+        wrote in the chat or changed a seat. Every page here is told, once."""
+        async with table.lock:
+            await self._catch_up_locked(table)
+        self._kick(table)
+
+    async def _catch_up_locked(self, table: LiveTable) -> None:
+        row = await self._in_db(self.storage.load_table, table.id)
+        if row is None or table.broken:
+            return
+        changed = False
+        if row.seats != table.row.seats or row.rematch != table.row.rematch:
+            table.row = dataclasses.replace(table.row, seats=row.seats, rematch=row.rematch)
+            changed = True
+        if row.revision != table.revision:
+            actions = await self._in_db(self.storage.load_actions, table.id)
+            rebuilt = await self._in_thread(self._caught_up_copy, table, row, actions)
+            self._take_over(table, rebuilt, row.revision)
+            changed = True
+        last = table.chat[-1].idx if table.chat else -1
+        newer = await self._in_db(self.storage.load_chat, table.id, CHAT_KEPT)
+        fresh = [line for line in newer if line.idx > last]
+        if fresh:
+            table.chat.extend(fresh)
+            del table.chat[:-CHAT_KEPT]
             for connection in table.connections:
                 connection.wake.set()
+        if changed:
+            self._restart_clock(table)
+            self._notify_all(table)
+
+    def _caught_up_copy(
+        self, table: LiveTable, row: TableRow, actions: Sequence[StoredAction]
+    ) -> LiveTable:
+        """(In a worker thread.) The table as the database has it: the steps stored after
+        this copy's applied to a clone where nothing else changed (the usual case: another
+        process stored a move), else replayed from the start (a step was taken back)."""
+        local = table.state.history
+        game = table.game
+        ids = [(a.actor, game.action_from_json(a.action).id) for a in actions[: len(local)]]
+        appended = row.revision - table.revision == len(actions) - len(local)
+        if ids != list(local) or not appended:
+            return _replay_table(row, game, actions)
+        copy = LiveTable(row=row, game=game, state=table.state.clone(), log=list(table.log))
+        copy.views = table.views if table.views is not None else all_views(copy.state)
+        copy.decision_since = dict(table.decision_since)
+        revision = table.revision
+        for stored in actions[len(local) :]:
+            before = deciders(copy.state)
+            line, copy.views = narrated_step(
+                copy.state, copy.views, game.action_from_json(stored.action), stored.actor
+            )
+            copy.log.append(line)
+            revision += 1
+            note_decisions(copy.decision_since, before, stored.actor, copy.state, revision)
+        copy.undo_offered = undo_offered(row, copy.state)
+        return copy
+
+    @staticmethod
+    def _take_over(table: LiveTable, copy: LiveTable, revision: int) -> None:
+        """Make the caught-up copy's game this table's (the connections stay): a page whose
+        log ran past the common part gets it again from there."""
+        common = 0
+        for mine, theirs in zip(table.log, copy.log, strict=False):
+            if mine is not theirs and mine.texts != theirs.texts:
+                break
+            common += 1
+        table.state, table.log, table.views = copy.state, copy.log, copy.views
+        table.decision_since = copy.decision_since
+        table.undo_offered = copy.undo_offered
+        table.revision = revision
+        table.last_change = time.monotonic()
+        table.trouble = None
+        table.notice = table.pending_notice
+        table.pending_notice = None
+        for connection in table.connections:
+            connection.log_sent = min(connection.log_sent, common)
+
+    def on_ownership_lost(self) -> None:
+        """This process's hold on the tables it moved for is gone (its lock connection
+        broke: the database went away): stop every driver, and show the tables' pages that
+        the server's moves wait; the look for orphans takes them up again (whichever process
+        gets them), and the next stored step clears the banner."""
+        for table in self.tables.values():
+            if table.driver is not None and not table.driver.done():
+                table.driver.cancel()
+                self._troubled(table)
+
+    async def adopt_orphans_forever(self) -> None:
+        """Every ADOPT_EVERY seconds: take over the tables where the server is to move and
+        nobody moves (their process died, or let go as another asked)."""
+        while not self._closed:
+            await asyncio.sleep(ADOPT_EVERY)
+            try:
+                await self.adopt_orphans()
+            except StorageError as error:
+                log.error(
+                    "adopting tables: %s; retrying in %.1f s", error.__cause__ or error, ADOPT_EVERY
+                )
+            except Exception:
+                log.exception("adopting tables failed")
+
+    async def adopt_orphans(self) -> int:
+        """Note this process alive (its connections gone with it if it dies), then take over
+        the stalled tables where the server is to move; how many."""
+        await self.cluster.check()
+        now = time.time()
+        await self._in_db(self.storage.heartbeat, self.process_id, now, now - PROCESS_GONE_AFTER)
+        stalled = await self._in_db(self.storage.tables_to_resume, time.time() - ADOPT_EVERY)
+        adopted = 0
+        for table_id in stalled:
+            live = self.tables.get(table_id)
+            if live is not None and live.driver is not None and not live.driver.done():
+                continue
+            if not await self.cluster.own(table_id):
+                continue  # another process drives it
+            try:
+                table = await self.get(table_id)
+                if live is not None:
+                    await self.catch_up(table)
+            except ClientError as error:
+                log.error("adopting table %s: %s", table_id, error)
+                await self.cluster.release(table_id)
+                continue
+            self._kick(table)
+            if table.driver is None or table.driver.done():
+                await self.cluster.release(table_id)  # nothing to move after all
+            else:
+                adopted += 1
+                log.info("table %s: adopted (its server moves were stalled)", table_id)
+        return adopted
+
+    def _troubled(self, table: LiveTable, trouble: str = TROUBLE) -> None:
+        if table.trouble != trouble:
+            table.trouble = trouble
+            for connection in table.connections:
+                connection.notify()
 
     # ------------------------------------------------------------------ bots
     def _kick(self, table: LiveTable) -> None:
@@ -787,11 +1194,16 @@ class TableHub:
     async def _drive(self, table: LiveTable) -> None:
         """Make the server's moves (chance events, bots' decisions) until a person (or nobody)
         is to move. A write the database refuses is tried again with back-off while every page
-        at the table shows TROUBLE; a bot's decision is kept meanwhile, not asked again. Any
-        other error is logged and retried too: the driver never stops on its own."""
+        at the table shows TROUBLE; a bot's decision is kept meanwhile, not asked again. A
+        decision is bound to the version it was made for: if the table moved on meanwhile (a
+        person acted or took a move back) it is dropped and made again for the new version.
+        A bot whose worker fails is asked again (BOT_TROUBLE), never replaced by a random
+        move. Any other error is logged and retried too: the driver never stops on its own."""
         backoff = Backoff()
-        decided: tuple[int, int, int | None] | None = None
-        """(version, seat, action id or None) of a bot's decision not stored yet."""
+        decided: tuple[int, int, int] | None = None
+        """(version, seat, action id) of a bot's decision not stored yet."""
+        if not await self.cluster.own(table.id):
+            return  # another server process moves for this table
         try:
             while not self._closed and not table.broken:
                 try:
@@ -810,25 +1222,47 @@ class TableHub:
                             table.id, table.state, seat, spec, bot_seed, self.max_bot_seconds
                         )
                     if decided is None or decided[:2] != (version, seat):
+                        decided = None
                         if self.bot_delay > 0:
                             await asyncio.sleep(self.bot_delay)
-                        decided = (version, seat, await self._ask_bot(table, request))
+                            if table.version != version:
+                                continue  # a person acted or took back meanwhile
+                        chosen = await self._ask_bot(table, request)
+                        if chosen is None:
+                            self._troubled(table, BOT_TROUBLE)
+                            await asyncio.sleep(backoff.next())
+                            continue
+                        decided = (version, seat, chosen)
                     async with table.lock:
-                        if table.version != version or table.broken:
+                        if (
+                            table.version != version
+                            or table.broken
+                            or (seat, spec) not in table.bot_turns()  # the person is back
+                        ):
                             decided = None
-                            continue  # a person decided at the same time: ask again
+                            continue  # made for a state the table has left: decide again
                         chosen = decided[2]
-                        legal = table.state.legal_ids(seat)
-                        if chosen not in legal:
-                            if chosen is not None:
-                                log.error("table %s: bot %s chose %r", table.id, spec, chosen)
-                            chosen = random.Random(bot_seed).choice(legal)
+                        if chosen not in table.state.legal_ids(seat):
+                            # A bot's bug: logged, and the bot asked again after a wait.
+                            log.error("table %s: bot %s chose %r", table.id, spec, chosen)
+                            decided = None
+                            self._troubled(table, BOT_TROUBLE)
+                            await asyncio.sleep(backoff.next())
+                            continue
                         await self._advance(table, [(seat, table.game.actions[chosen])])
+                        log.info(
+                            "table %s: bot %s (seat %d) moved at version %d",
+                            table.id,
+                            spec,
+                            seat,
+                            version,
+                        )
                         decided = None
                         backoff.reset()
-                except StepConflict as error:
-                    self._moved_on(table, error)
-                    return
+                except StepConflict as error:  # another process stored a step first
+                    log.info("table %s: %s; catching up", table.id, error)
+                    decided = None
+                    await self.catch_up(table)
                 except StorageError as error:
                     wait = backoff.next()
                     log.error(
@@ -845,34 +1279,270 @@ class TableHub:
                     )
                     await asyncio.sleep(wait)
         finally:
+            if not self._closed:
+                await self.cluster.release(table.id)
             self._touch(table)  # idle from now on if nobody is connected
 
     async def _ask_bot(self, table: LiveTable, request: BotRequest) -> int | None:
-        """The bot's action id, or None if its worker failed (it then plays at random)."""
+        """The bot's action id, or None if its worker failed (it is asked again later)."""
         try:
             return await self.bots.choose(request, self._creators.get(table.id, table.id))
         except Exception:
-            log.exception("table %s: bot %s failed; it plays at random", table.id, request.spec)
+            log.exception("table %s: bot %s failed; asking again", table.id, request.spec)
             return None
 
+    # ------------------------------------------------------------------ chat
+    async def chat(self, table: LiveTable, connection: Connection, message: Chat) -> None:
+        """A chat line from `connection`: stored, then sent to every page at the table (never
+        to a bot, never in a state). ClientError, storing nothing, if this connection may not
+        write (a spectator where the creator did not allow it), writes too fast, or the line
+        shows nothing."""
+        seat = connection.seat
+        if seat is None and not table.settings.spectator_chat:
+            raise ClientError("spectators cannot write in this table's chat", "chat_spectator")
+        now = time.monotonic()
+        times = connection.chat_times
+        while times and now - times[0] >= CHAT_WINDOW:
+            times.popleft()
+        if len(times) >= CHAT_LINES:
+            raise ClientError(
+                f"you write fast: at most {CHAT_LINES} lines in {CHAT_WINDOW:g} s; wait a moment",
+                "chat_too_fast",
+            )
+        step = len(table.state.history)
+        if message.text is not None:
+            try:
+                text = chat_text(message.text)
+            except ValueError as error:
+                raise ClientError(str(error), "chat_text") from None
+            line = ChatRow(-1, seat, "text", text, None, None, step, time.time())
+        else:
+            line = ChatRow(-1, seat, "phrase", None, message.phrase, None, step, time.time())
+        times.append(now)
+        try:
+            await self._add_chat(table, line)
+        except StorageError as error:
+            log.error("table %s: %s", table.id, error.__cause__ or error)
+            raise ClientError(NOT_SAVED, "not_saved") from None
+
+    async def _add_chat(self, table: LiveTable, line: ChatRow) -> None:
+        idx = await self._in_db(self.storage.add_chat, table.id, line)
+        table.chat.append(dataclasses.replace(line, idx=idx))
+        table.chat.sort(key=lambda kept: kept.idx)
+        del table.chat[:-CHAT_KEPT]
+        for connection in table.connections:
+            connection.wake.set()
+
+    async def _tell(self, table: LiveTable, key: str, **params: Any) -> None:
+        """A line of the table itself in its chat (who left, who is back), worded by each
+        page in its language. A database that does not answer loses the line, nothing else."""
+        line = ChatRow(-1, None, "system", None, key, params, len(table.state.history), time.time())
+        try:
+            await self._add_chat(table, line)
+        except StorageError as error:
+            log.error("table %s: %s", table.id, error.__cause__ or error)
+
+    # ------------------------------------------------------------------ absent players
+    async def hand_over(self, table: LiveTable, by: int, seat: int) -> None:
+        """Seat `by` lets a bot play `seat`, whose person has been gone for HAND_OVER_AFTER
+        seconds (Board Game Arena's rule for a player who left); the seat is theirs again
+        the moment they come back. ClientError with the reason, changing nothing, if not."""
+        if self.cluster.shared:  # they may be here through another process
+            try:
+                await self._refresh_presence(table)
+            except StorageError as error:
+                log.error("table %s: %s", table.id, error.__cause__ or error)
+                raise ClientError(NOT_SAVED) from None
+        async with table.lock:
+            if table.broken:
+                raise ClientError(table.broken, "broken")
+            if table.state.is_terminal():
+                raise ClientError("the game is over", "game_over")
+            seats = table.row.seats
+            if not 0 <= seat < len(seats) or seats[seat].kind != "human" or seat == by:
+                raise ClientError(f"seat {seat + 1} is not another person's seat", "not_a_person")
+            if seats[seat].sit_in is not None:
+                return  # somebody handed it over already
+            away = table.away_since.get(seat)
+            if away is None:
+                raise ClientError(f"seat {seat + 1} is here: nothing to hand over", "seat_here")
+            wait = self.hand_over_after - (time.monotonic() - away)
+            if wait > 0:
+                raise ClientError(
+                    f"give them a moment: their seat can go to a bot in {math.ceil(wait)} s",
+                    "hand_over_wait",
+                )
+            bot = sit_in_bot(table.game.name)
+            row = _with_sit_in(table.row, seat, bot)
+            with self._caught_up_if_moved_on(table):
+                await self._in_db(
+                    self.storage.set_sit_in, table.id, seat, bot, server_moves(row, table.state)
+                )
+            table.row = row
+            self._restart_clock(table)
+            self._notify_all(table)
+        await self._tell(table, "sit_in", seat=seat, by=by)
+        self._kick(table)
+
+    async def _come_back(self, table: LiveTable, seat: int) -> None:
+        """The person of `seat` is back: the bot that sat in for them stands up."""
+        async with table.lock:
+            if table.row.seats[seat].sit_in is None:
+                return
+            row = _with_sit_in(table.row, seat, None)
+            try:
+                await self._in_db(
+                    self.storage.set_sit_in, table.id, seat, None, server_moves(row, table.state)
+                )
+            except StorageError as error:  # the bot plays on; their next visit tries again
+                log.error("table %s: %s", table.id, error.__cause__ or error)
+                return
+            table.row = row
+            self._restart_clock(table)
+            self._notify_all(table)
+        await self._tell(table, "back", seat=seat)
+
+    def _restart_clock(self, table: LiveTable) -> None:
+        """After a change: the move clock of every person to move (a decision that goes on
+        keeps its start), and a timer for the first to run out."""
+        if table.clock is not None:
+            table.clock.cancel()
+            table.clock = None
+        limit = table.settings.move_clock
+        if not limit or table.broken or table.state.is_terminal() or self._closed:
+            table.clock_from.clear()
+            return
+        now = time.monotonic()
+        since = table.decision_since
+        people = [s for s in deciders(table.state) if seat_bot(table.row.seats[s]) is None]
+        table.timed_out = {(s, v) for s, v in table.timed_out if since.get(s) == v}
+        started = {}
+        for seat in people:
+            kept = table.clock_from.get(seat)
+            version = since.get(seat, -1)
+            started[seat] = kept if kept is not None and kept[0] == version else (version, now)
+        table.clock_from = started
+        running = [
+            begun + limit
+            for s, (version, begun) in started.items()
+            if (s, version) not in table.timed_out
+        ]
+        if running:
+            delay = max(0.0, min(running) - now)
+            table.clock = asyncio.get_running_loop().call_later(delay, self._clock_ran_out, table)
+
+    def _clock_ran_out(self, table: LiveTable) -> None:
+        table.clock = None
+        limit = table.settings.move_clock
+        now = time.monotonic()
+        late = [
+            (s, version)
+            for s, (version, begun) in table.clock_from.items()
+            if now - begun >= limit and (s, version) not in table.timed_out
+        ]
+        for seat, version in late:
+            table.timed_out.add((seat, version))
+            asyncio.get_running_loop().create_task(self._tell(table, "timed_out", seat=seat))
+        self._restart_clock(table)
+        self._notify_all(table)
+        self._kick(table)
+
+    @staticmethod
+    def _notify_all(table: LiveTable) -> None:
+        for connection in table.connections:
+            connection.notify()
+
     # ------------------------------------------------------------------ connections
-    def join(self, table: LiveTable, seat: int | None, lang: Lang = DEFAULT_LANG) -> Connection:
-        if len(table.connections) >= self.max_connections_per_table:
-            raise ClientError("this table has too many connections")
-        if self.connections >= self.max_connections:
-            raise ClientError("the server has too many connections; try again later")
+    def join(
+        self, table: LiveTable, seat: int | None, lang: Lang = DEFAULT_LANG, address: str = ""
+    ) -> Connection:
+        """A new connection at the table. A seat holder is always let in (up to
+        `devices_per_seat` devices at once): spectators never take a seat's place. Spectators
+        are capped per table, per client address and on the whole server."""
+        limits = self.admission
+        if seat is not None:
+            devices = sum(1 for c in table.connections if c.seat == seat)
+            if limits.devices_per_seat and devices >= limits.devices_per_seat:
+                raise ClientError(
+                    f"your seat is open on {devices} devices already: close one of them",
+                    "too_many_devices",
+                )
+        else:
+            watching = sum(1 for c in table.connections if c.seat is None)
+            if limits.spectators_per_table and watching >= limits.spectators_per_table:
+                raise ClientError(
+                    "this table has as many spectators as it takes; try later", "full_of_spectators"
+                )
+            if (
+                limits.spectators_per_address
+                and self._spectators_of.get(address, 0) >= limits.spectators_per_address
+            ):
+                raise ClientError(
+                    f"you watch {limits.spectators_per_address} tables already: close one",
+                    "watching_enough",
+                )
+            if limits.max_spectators and self.spectators >= limits.max_spectators:
+                raise ClientError(
+                    "the server has as many spectators as it takes; try later", "full_of_spectators"
+                )
         if self.tables.get(table.id) is not table:
             # Forgotten while this connection was opening: live again, unless it was
             # forgotten because the database moved on (or a fresh copy took its place).
             if table.broken == MOVED_ON or table.id in self.tables:
-                raise ClientError(MOVED_ON)
+                raise ClientError(MOVED_ON, "moved_on")
             self.tables[table.id] = table
-        connection = Connection(seat, lang)
+        connection = Connection(seat, lang, address=address)
         table.connections.add(connection)
         self.connections += 1
+        if seat is None:
+            self.spectators += 1
+            self._spectators_of[address] = self._spectators_of.get(address, 0) + 1
+        else:
+            self._share_presence(table, seat)
+            if table.away_since.pop(seat, None) is not None:
+                self._notify_all(table)  # everybody sees them back
+                if table.row.seats[seat].sit_in is not None:
+                    asyncio.get_running_loop().create_task(self._come_back(table, seat))
         self._count_devices(table, seat)
-        connection.wake.set()
+        connection.notify()
         return connection
+
+    def _share_presence(self, table: LiveTable, seat: int) -> None:
+        """With other processes on the database: note how many connections this one holds
+        for the seat (each process then reads who is here from all of them)."""
+        if not self.cluster.shared:
+            return
+        count = sum(1 for c in table.connections if c.seat == seat)
+        asyncio.get_running_loop().create_task(self._write_presence(table.id, seat, count))
+
+    async def _write_presence(self, table_id: str, seat: int, count: int) -> None:
+        try:
+            await self._in_db(
+                self.storage.set_presence, table_id, seat, self.process_id, count, time.time()
+            )
+        except StorageError as error:  # the next change (or the heartbeat) notes it
+            log.error("table %s: %s", table_id, error.__cause__ or error)
+
+    async def _refresh_presence(self, table: LiveTable) -> None:
+        """Who is at the table, from every process's count: away since the last of them
+        let go (on this process's clock); a person back with a bot sitting in plays again."""
+        counts = await self._in_db(self.storage.load_presence, table.id)
+        offset = time.monotonic() - time.time()
+        away = dict(table.away_since)
+        for seat in (s.seat for s in table.row.seats if s.kind == "human"):
+            if seat in counts and counts[seat][0] > 0:
+                away.pop(seat, None)
+            elif seat in counts:
+                away[seat] = counts[seat][1] + offset
+            else:
+                away.setdefault(seat, time.monotonic())
+        back = [s for s in table.away_since if s not in away]
+        if away != table.away_since:
+            table.away_since = away
+            self._notify_all(table)
+        for seat in back:
+            if table.row.seats[seat].sit_in is not None:
+                await self._come_back(table, seat)
 
     @staticmethod
     def _count_devices(table: LiveTable, seat: int | None) -> None:
@@ -883,12 +1553,25 @@ class TableHub:
         for connection in same:
             if connection.devices != len(same):
                 connection.devices = len(same)
-                connection.wake.set()
+                connection.notify()
 
     def leave(self, table: LiveTable, connection: Connection) -> None:
         if connection in table.connections:
             table.connections.discard(connection)
             self.connections -= 1
+            if connection.seat is None:
+                self.spectators -= 1
+                left = self._spectators_of.get(connection.address, 1) - 1
+                if left:
+                    self._spectators_of[connection.address] = left
+                else:
+                    self._spectators_of.pop(connection.address, None)
+            else:
+                self._share_presence(table, connection.seat)
+                here = any(c.seat == connection.seat for c in table.connections)
+                if not here and not self.cluster.shared:  # shared: the database decides
+                    table.away_since[connection.seat] = time.monotonic()
+                    self._notify_all(table)  # everybody sees them gone
             self._count_devices(table, connection.seat)
         self._touch(table)
 
@@ -896,10 +1579,13 @@ class TableHub:
         """Forget an idle table (it is rebuilt from the database when next needed)."""
         if self.tables.get(table.id) is table and (force or not table.connections):
             del self.tables[table.id]
+            if table.clock is not None:  # its move clock starts again when it is rebuilt
+                table.clock.cancel()
+                table.clock = None
             if force:
                 table.broken = MOVED_ON
                 for connection in table.connections:
-                    connection.wake.set()
+                    connection.notify()
 
     async def summary(self, table_id: str) -> dict[str, Any]:
         """What anybody may know about a table, from memory if it is live, else from its row
@@ -907,6 +1593,11 @@ class TableHub:
         table = self.tables.get(table_id)
         if table is not None:
             return live_summary(table)
+        return table_summary(await self.stored_row(table_id))
+
+    async def stored_row(self, table_id: str) -> TableRow:
+        """The table's row as the database holds it now (its seats as claimed there);
+        TableNotFound or DatabaseDown if it cannot be had."""
         if len(table_id) > 32:
             raise TableNotFound("no such table")
         try:
@@ -916,7 +1607,7 @@ class TableHub:
             raise DatabaseDown("the database did not answer; try again") from None
         if row is None:
             raise TableNotFound(f"no table {table_id!r}")
-        return table_summary(row)
+        return row
 
     # ------------------------------------------------------------------ lobby
     async def list_tables(
@@ -955,13 +1646,14 @@ def table_summary(row: TableRow) -> dict[str, Any]:
         "finished": row.finished,
         "steps": row.steps,
         "to_move": row.to_move,
+        "settings": TableSettings.of(row.settings).stored(),
     }
 
 
 def live_summary(table: LiveTable) -> dict[str, Any]:
     """The summary of a table in memory (its newest state)."""
     entry = table_summary(table.row)
-    entry["steps"] = table.version
+    entry["steps"] = len(table.state.history)
     entry["finished"] = table.state.is_terminal()
     entry["to_move"] = deciders(table.state)
     return entry
@@ -974,21 +1666,25 @@ def _replay_table(row: TableRow, game: Game, actions: Sequence[Any]) -> LiveTabl
     except Exception as error:
         raise ClientError(f"table {row.id} cannot be rebuilt: {error}") from None
     lines: list[LogLine] = []
-    table = LiveTable(row=row, game=game, state=state, log=lines)
-    table.decision_since = dict.fromkeys(deciders(state), 0)
+    table = LiveTable(row=row, game=game, state=state, log=lines, revision=row.revision)
     views = all_views(state)
     for stored in actions:
         try:
             action = game.action_from_json(stored.action)
-            before = deciders(state)
             line, views = narrated_step(state, views, action, stored.actor)
-            note_decisions(table.decision_since, before, stored.actor, state)
         except Exception as error:
             table.broken = f"this table's record stops replaying at step {stored.idx}: {error}"
             log.error("table %s: %s", row.id, table.broken)
             break
         lines.append(line)
     table.views = views
+    now = time.monotonic()
+    table.away_since = {seat.seat: now for seat in row.seats if seat.kind == "human"}
+    # Whoever is to move decides from the version the table is at now: an action a client
+    # chose before the table was rebuilt is looked at again (when the revisions in between
+    # were undos, nothing else tells which decisions they began).
+    table.decision_since = dict.fromkeys(deciders(state), table.revision)
+    table.undo_offered = table.broken is None and undo_offered(row, state)
     return table
 
 
@@ -1028,7 +1724,8 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "over": over,
         "result": state.result() if over else None,
         "explanation": explanation(state, seat, lang) if over else None,
-        "view": state.view(seat),
+        # The views of the newest step are kept with the table (the narration compared them).
+        "view": state.view(seat) if table.views is None else table.views[column],
         "legal": legal,
         "log_from": start,
         "log": new_lines,
@@ -1037,9 +1734,61 @@ def state_message(table: LiveTable, connection: Connection) -> dict[str, Any]:
         "names": table.names(),
         "devices": None if seat is None else connection.devices,
         "notice": table.notice,
-        "may_undo": seat is not None and not over and last_step_by(state, seat),
+        "may_undo": seat is not None and table.undo_offered and last_step_by(state, seat),
         "rematch": table.row.rematch,
+        "seats_now": seats_now(table),
+        "clock": clock_now(table),
     }
+
+
+def seats_now(table: LiveTable) -> list[dict[str, Any]]:
+    """Who is at the table now, seat by seat: a person here or gone (and for how many
+    seconds), and whether a bot plays for them meanwhile. Bots are always here."""
+    now = time.monotonic()
+    answer: list[dict[str, Any]] = []
+    for seat in table.row.seats:
+        if seat.kind == "bot":
+            answer.append({"here": True, "away": None, "sit_in": False})
+            continue
+        since = table.away_since.get(seat.seat)
+        away = None if since is None else round(now - since, 1)
+        answer.append({"here": since is None, "away": away, "sit_in": seat.sit_in is not None})
+    return answer
+
+
+def clock_now(table: LiveTable) -> dict[str, Any] | None:
+    """The move clock: its seconds, and how many each person to move has left."""
+    limit = table.settings.move_clock
+    if not limit:
+        return None
+    now = time.monotonic()
+    left = {
+        str(seat): max(0.0, round(begun + limit - now, 1))
+        for seat, (_, begun) in table.clock_from.items()
+    }
+    return {"seconds": limit, "left": left}
+
+
+def chat_message(table: LiveTable, connection: Connection) -> dict[str, Any] | None:
+    """The chat lines `connection` has not had yet (None if there are none)."""
+    new = [line for line in table.chat if line.idx > connection.chat_seen]
+    if not new:
+        return None
+    connection.chat_seen = new[-1].idx
+    return {"type": "chat", "lines": [chat_line(line) for line in new]}
+
+
+def chat_line(line: ChatRow) -> dict[str, Any]:
+    """A chat line as a page gets it: who (a seat, None: a spectator or the table itself),
+    and its text, quick phrase or system key with its parameters."""
+    entry: dict[str, Any] = {"i": line.idx, "seat": line.seat, "kind": line.kind}
+    entry["step"], entry["at"] = line.step, line.at
+    if line.kind == "text":
+        entry["text"] = line.text
+    else:
+        entry["key"] = line.phrase
+        entry["params"] = line.params or {}
+    return entry
 
 
 def explanation(state: State, seat: int | None, lang: Lang = DEFAULT_LANG) -> dict[str, Any] | None:
@@ -1051,11 +1800,16 @@ def explanation(state: State, seat: int | None, lang: Lang = DEFAULT_LANG) -> di
     return worded_explanation(narration, lang, narration.explain(state.view(seat)))
 
 
-def welcome_message(table: LiveTable, seat: int | None) -> dict[str, Any]:
+def welcome_message(
+    table: LiveTable, seat: int | None, hand_over_after: float = HAND_OVER_AFTER
+) -> dict[str, Any]:
     game = table.game
+    settings = table.settings
     return {
         "type": "welcome",
         "seat": seat,
+        "chat": seat is not None or settings.spectator_chat,
+        "hand_over_after": hand_over_after,
         "table": {
             **table_summary(table.row),
             "title": game.title,

@@ -219,18 +219,19 @@ def test_tintenblut_mcts_cuts_rollouts_and_bad_settings_are_refused() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "iterations", "seconds"),
-    [("best", None, 0.5), ("best:0.25s", None, 0.25), ("best:300", 300, None)],
+    [("best", 370, None), ("best:0.25s", None, 0.25), ("best:300", 300, None)],
 )
 def test_best_is_the_games_chosen_search_at_its_or_the_given_budget(
     spec: str, iterations: int | None, seconds: float | None
 ) -> None:
-    from spielwerk.agents.configs import best_config
+    """Tintenblut's `best` is the shipped network's search (docs/agents.md "Bot levels") at the
+    model's own 370 iterations, or at the budget the spec gives."""
+    from spielwerk.agents.network import FittingNetworkAgent
 
     agent = make_agent(spec, "inkspell", seed=0)
-    assert isinstance(agent, MCTSAgent) and agent.name == "mcts"
-    assert (agent.iterations, agent.seconds) == (iterations, seconds)
-    config = best_config("inkspell")
-    assert agent.rollout_decisions == config.rollout_decisions
+    assert isinstance(agent, FittingNetworkAgent)
+    search = agent.network.search
+    assert (search.iterations, search.seconds) == (iterations, seconds)
     assert is_search_spec(spec) and is_search_spec("mcts:2s") and not is_search_spec("heuristic")
     with pytest.raises(AgentSpecError, match="bad MCTS budget"):
         make_agent("best:soon", "inkspell")
@@ -249,15 +250,49 @@ def test_best_plays_whole_games_of_every_game(game: str, players: int) -> None:
     assert state.is_terminal()
 
 
+@pytest.mark.parametrize(("game", "players"), [("witches", 3), ("tainted_grail", 1)])
+def test_best_plays_as_its_fallback_where_the_network_was_not_made_for_the_table(
+    game: str, players: int
+) -> None:
+    """The shipped networks play one player count (Witches 4, Tainted Grail 2): at other
+    tables `best` is the search it replaced, move for move, not a refusal or a random move."""
+    from spielwerk.agents import _search
+    from spielwerk.agents.configs import best_config
+
+    fallback = best_config(game).fallback
+    assert fallback is not None
+    games = []
+    for build in (
+        lambda seat: make_agent("best:6", game, seed=seat),
+        lambda seat: _search(fallback, "6", game, seat),
+    ):
+        played: list[tuple[int, object]] = []
+
+        def keep(state: object, actor: int, action: object, played: list = played) -> None:
+            played.append((actor, action))
+            if len(played) == 30:
+                raise Enough
+
+        agents = [build(seat) for seat in range(players)]
+        with pytest.raises(Enough):
+            play_game(spielwerk.load(game), agents, seed=2, on_step=keep)
+        games.append(played)
+    assert games[0] == games[1]
+
+
+class Enough(Exception):
+    """Thirty steps tell two bots apart."""
+
+
 def test_tainted_grail_best_is_the_shipped_network_s_search() -> None:
     """Tainted Grail's `best` is the search guided by the shipped network (its team won
     0.987 of 600 deals, the heuristic team 0.943: docs/agents.md); a budget still applies."""
     from spielwerk.agents.configs import best_config
-    from spielwerk.agents.network import NetworkAgent
+    from spielwerk.agents.network import FittingNetworkAgent
 
     assert best_config("tainted_grail").network
     agent = make_agent("best", "tainted_grail", seed=0)
-    assert isinstance(agent, NetworkAgent) and agent.search.iterations == 10
+    assert isinstance(agent, FittingNetworkAgent) and agent.network.search.iterations == 10
     timed = make_agent("best:0.2s", "tainted_grail", seed=0)
-    assert isinstance(timed, NetworkAgent) and timed.search.seconds == 0.2
+    assert isinstance(timed, FittingNetworkAgent) and timed.network.search.seconds == 0.2
     assert "shipped network" in best_config("tainted_grail").describe()

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import spielwerk
 from spielwerk.agents.heuristics import HEURISTICS
+from spielwerk.agents.strengths import BOT_NAMES
 from spielwerk.cli.main import app
 from spielwerk.core.conformance import play_on
 from spielwerk.games.witches import render
@@ -23,10 +24,30 @@ from spielwerk.games.witches.state import WitchesState
 
 BOTS = ["play", "witches", "--players", "random,heuristic,mcts:50,random", "--seed", "3"]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-CARD = re.compile(r"\b(?:" + "|".join(PARAMS.colours) + r")-[1-9]\b")
+CARD = re.compile(r"\b(?:" + "|".join(c.capitalize() for c in PARAMS.colours) + r") [1-9]\b")
+"""A card as the terminal names it ("Red 7")."""
 # A log line of a play: the log's two-space indent, maybe after the human's prompt (a pipe does
-# not echo the typed answer). Choices ("  3) seat 0 plays ...") do not match.
-PLAY_LINE = re.compile(r"^(?:.*your choice \(.*?\): )?  seat (\d+) plays (\S+)$", re.M)
+# not echo the typed answer); the human's seat as "seat 1", a bot by its name ("Ben (random
+# bot)": the second seat). Choices ("  3) seat 1 plays ...") do not match.
+PLAY_LINE = re.compile(
+    r"^(?:.*your choice \(.*?\): )?  (seat \d+|\w+ \(random bot\)) plays (\S+ \d)$", re.M
+)
+
+
+def seat_of(who: str) -> int:
+    """The seat (from 0) of a log line's player: "seat 1", or a bot's name (the first seat's
+    is Anna)."""
+    if who.startswith("seat "):
+        return int(who.split()[1]) - 1
+    return BOT_NAMES.index(who.split()[0])
+
+
+def card_id(shown: str) -> str:
+    """A card's id from its name in the terminal: "Red 7" is "red-7"."""
+    colour, value = shown.split()
+    return f"{colour.lower()}-{value}"
+
+
 SCRIPT = Path(sys.executable).with_name("spielwerk")
 
 
@@ -90,14 +111,20 @@ def test_the_planted_imbalance_is_the_tools_not_a_games() -> None:
     assert "batched simulator" not in result.plain
 
 
-def test_rules_prints_title_players_options_and_summary() -> None:
+def test_rules_prints_title_players_options_and_how_to_play() -> None:
+    """The player's rules (the rules page's text): the sections a player reads, none of the
+    developer's material (provenance tags, code, tests)."""
     result = run(["rules", "witches"])
     assert result.exit_code == 0
     out = result.plain
     assert "The Witches of Blackmore" in out
     assert "Players: 2 to 6" in out
     assert "wheel=descending" in out
-    assert "Rules in brief" in out and "[design]" in out
+    for heading in ("Goal", "Set-up", "A turn", "Scoring", "End of the game"):
+        assert f"\n{heading}" in out
+    assert "David wins with his blue 4" in " ".join(out.split())  # the rulebook's example
+    for developer in ("[design]", "[seed", "returns()", ".py", "piece:"):
+        assert developer not in out
 
 
 # ---------------------------------------------------------------------- bots only
@@ -110,13 +137,13 @@ def test_bot_game_runs_to_the_end_and_prints_the_result(tmp_path: Path) -> None:
     assert "is dealt" not in out  # the deal is summarised, not told card by card
     record = json.loads((tmp_path / "game.json").read_text())
     scores = record["result"]["scores"]
-    for seat, score in enumerate(scores):
-        assert re.search(rf"│\s+{seat} │ .*│\s+{score} │", out)
+    for seat, score in enumerate(scores):  # seats counted from 1
+        assert re.search(rf"│\s+{seat + 1} │ .*│\s+{score} │", out)
 
 
 @pytest.mark.parametrize(
     ("players", "seed", "verdict"),
-    [("heuristic,heuristic", 5, "The party won"), ("heuristic", 1, "The party lost")],
+    [("heuristic,heuristic", 5, "The team wins"), ("heuristic", 1, "The team loses")],
 )
 def test_a_cooperative_game_ends_with_the_party_s_verdict(
     tmp_path: Path, players: str, seed: int, verdict: str
@@ -126,8 +153,9 @@ def test_a_cooperative_game_ends_with_the_party_s_verdict(
     command = ["play", "tainted_grail", "--players", players, "--seed", str(seed)]
     result = run([*command, "--record", str(path)])
     assert result.exit_code == 0, result.stderr
-    reason = json.loads(path.read_text())["result"]["reason"]
-    assert f"{verdict}: {reason}" in " ".join(result.plain.split())
+    record = json.loads(path.read_text())["result"]
+    said = f"{verdict} after {record['days']} days: {record['reason']}"
+    assert said in " ".join(result.plain.split())
     assert "Winner" not in result.plain
 
 
@@ -285,17 +313,17 @@ def test_human_plays_a_full_game_from_stdin_and_sees_only_its_cards(tmp_path: Pa
 
     # The log shows every play, in order, as the record has them.
     matches = list(PLAY_LINE.finditer(out))
-    assert [(int(m.group(1)), m.group(2)) for m in matches] == facts.plays
+    assert [(seat_of(m.group(1)), card_id(m.group(2))) for m in matches] == facts.plays
 
     # Before play j is shown, the screen names no card seat 0 could not know by then.
     starts = [0, *(m.end() for m in matches)]
     for j, knowledge in enumerate(facts.known_before):
         segment = out[starts[j] : matches[j].start()]
         for shown in CARD.findall(segment):
-            assert shown in knowledge, (j, shown, segment)
+            assert card_id(shown) in knowledge, (j, shown, segment)
         # Each rendered hand is seat 0's own hand at that moment (sorted), nobody else's.
         for line in re.findall(r"^Your hand: (.*)$", segment, re.M):
-            hand = sorted(CARD.findall(line))
+            hand = sorted(map(card_id, CARD.findall(line)))
             assert hand in facts.hands_around[j], (j, line, facts.hands_around[j])
 
 
@@ -306,8 +334,8 @@ def test_hands_in_the_human_view_are_sorted() -> None:
     view = state.view(0)
     text = ANSI.sub("", render.render(view))
     hand_line = next(line for line in text.splitlines() if line.startswith("Your hand:"))
-    shown = re.findall(r"\[[^\]]*\](\S+?)\[/", hand_line)
-    assert shown == render.sort_hand(view["hand"])
+    shown = re.findall(r"\[[^\]]*\]([^\[]+?)\[/", hand_line)
+    assert list(map(card_id, shown)) == render.sort_hand(view["hand"])
     spectator = render.render(state.view(None))
     assert "Your hand" not in spectator
     assert "[bold red]" in render.card("red-3") and "[bold magenta]" in render.card("purple-1")
@@ -318,7 +346,7 @@ def test_two_humans_get_the_spectator_log() -> None:
     assert result.exit_code == 0, result.stderr
     draws = re.findall(r"seat \d+ draws (\S+ ?\S*)", result.plain)
     assert draws and all(d.startswith("a card") for d in draws)
-    assert "seat 0 to play" in result.plain and "seat 1 to play" in result.plain
+    assert "seat 1 to play" in result.plain and "seat 2 to play" in result.plain  # from 1
 
 
 def test_end_of_input_abandons_cleanly() -> None:
@@ -334,7 +362,7 @@ def test_quitting_on_purpose_is_not_an_error() -> None:
     """Typing q at the prompt leaves the game with exit code 0 and says so."""
     result = run(["play", "witches", "--players", "human,random", "--seed", "1"], input="q\n")
     assert result.exit_code == 0
-    assert "seat 0 quit: the game is left unfinished." in result.stdout
+    assert "seat 1 quit: the game is left unfinished." in result.stdout
     assert result.stderr == ""
 
 
@@ -374,14 +402,15 @@ def test_replay_steps_through_a_record_and_back(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     assert run([*BOTS, "--record", str(path)]).exit_code == 0
     steps = len(json.loads(path.read_text())["actions"])
-    result = run(["replay", str(path), "--step", "--seat", "1"], input="\n" * (steps + 5))
+    result = run(["replay", str(path), "--step", "--seat", "2"], input="\n" * (steps + 5))
     assert result.exit_code == 0, result.stderr
     out = result.plain
     assert f"step {steps} of {steps}" in out and "The end of the record." in out
-    tricks = re.findall(r"^  Trick (\d+): seat \d( \(you\))? takes \d+ points", out, re.M)
+    tricks = re.findall(r"^  Trick (\d+): .* → seat \d( \(you\))? takes \d+ points", out, re.M)
     assert [int(number) for number, _ in tricks] == list(range(1, len(tricks) + 1))
     assert len(tricks) >= 10
-    assert "seat 1's view" in out and "seat 0 is dealt a card" in out
+    # seats counted from 1: --seat 2 is the rules' seat 1; the others' cards are dealt face down
+    assert "seat 2's view" in out and "seat 1 is dealt a card" in out
     back = run(["replay", str(path), "--step"], input="\n\nb\nq\n").plain
     assert re.findall(r"step (\d+) of", back) == ["0", "1", "2", "1"]
     assert_one_line_error(run(["replay", str(path), "--step", "--seat", "7"]))

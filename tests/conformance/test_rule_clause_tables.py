@@ -1,4 +1,4 @@
-"""The clause tables of spielwerk/games/*/rules.en.md name tests that exist.
+"""The clause tables of docs/games/*.md name tests that exist.
 
 Each game's doc maps every clause of its rules file (`shared/rules/GAME.md`) to the scenario
 tests that check it ("Rules clauses and their tests"). A renamed or deleted test would leave a
@@ -20,7 +20,7 @@ GAMES = ("witches", "inkheart_dice", "isolde", "inkspell", "tainted_grail")
 
 def clause_table(game: str) -> list[tuple[str, list[str]]]:
     """(clause, ["file.py::test_name", ...]) for each row of the game's clause table."""
-    text = (ROOT / "spielwerk" / "games" / game / "rules.en.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "games" / f"{game}.md").read_text(encoding="utf-8")
     start = text.index("## Rules clauses and their tests")
     end = text.find("\n## ", start + 5)
     rows = []

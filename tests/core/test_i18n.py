@@ -21,6 +21,7 @@ from rich.text import Text
 
 import spielwerk
 from spielwerk.core.conformance import play_on
+from spielwerk.core.howto import how_to_play, without_pictures
 from spielwerk.core.i18n import (
     LANGUAGES,
     TAGS,
@@ -212,7 +213,7 @@ def test_witches_speaks_the_german_rulebooks_terms() -> None:
     action = state.legal_actions()[0]
     assert state.label(action, 0, "de").startswith("Spiele ")
     assert state.label(action, 0, "en").startswith("Play ")
-    assert state.describe(action, 1, "de").startswith("Platz 0 spielt ")
+    assert state.describe(action, 1, "de").startswith("Platz 1 spielt ")  # counted from 1
     view = game_text("witches", "de").render_view(state.view(0))
     assert "Kartenstapel" in view and "Hexenrad" in view and "Deine Handkarten" in view
 
@@ -239,6 +240,13 @@ def _english_only_words(name: str) -> set[str]:
             found |= {w.lower() for t in source.terms.values() for w in WORD.findall(t(lang))}
         words[lang] = found
     return words["en"] - words["de"]
+
+
+def how_to_play_text(name: str, lang: Lang) -> str:
+    """How to play the game, as `spielwerk rules` and the rules page show it in `lang`."""
+    text = how_to_play(name, lang)
+    assert text is not None and text.lang == lang
+    return without_pictures(text.markdown)
 
 
 def _whole_game_texts(name: str, players: int, seed: int) -> dict[str, list[str]]:
@@ -287,7 +295,7 @@ def _whole_game_texts(name: str, players: int, seed: int) -> dict[str, list[str]
             for part in row["parts"]:
                 both(lambda lang, m=part: event_text(narration, lang, m))
         both(lambda lang: event_text(narration, lang, explained["verdict"]))
-    both(lambda lang: views[lang].rules or "")
+    both(lambda lang: how_to_play_text(name, lang))
     return said
 
 
@@ -305,7 +313,7 @@ def test_tintenherz_names_every_end_of_the_game_in_both_languages() -> None:
 
 def test_tintenherz_buttons_speak_to_the_player() -> None:
     """Issue 18: buttons in the second person ("Re-roll both dice", „Beide Würfel neu werfen“),
-    the log in the third ("seat 0 re-rolls both dice")."""
+    the log in the third ("seat 1 re-rolls both dice", seats counted from 1)."""
     from spielwerk.games.inkheart_dice.actions import REROLL_BOTH
 
     game = spielwerk.load("inkheart_dice")
@@ -317,8 +325,8 @@ def test_tintenherz_buttons_speak_to_the_player() -> None:
     assert action in state.legal_actions()
     assert state.label(action, 0, "en") == "Re-roll both dice"
     assert state.label(action, 0, "de") == "Beide Würfel neu werfen"
-    assert state.describe(action, 1, "en") == "seat 0 re-rolls both dice"
-    assert state.describe(action, 1, "de") == "Platz 0 würfelt beide Würfel neu"
+    assert state.describe(action, 1, "en") == "seat 1 re-rolls both dice"
+    assert state.describe(action, 1, "de") == "Platz 1 würfelt beide Würfel neu"
 
 
 def test_isolde_names_its_boards_as_the_rulebook_does() -> None:

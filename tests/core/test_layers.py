@@ -1,5 +1,5 @@
 """The layers of docs/architecture.md only point down: core → games → agents →
-sim/learn/web/adapters/vector → bench → cli (the package root wires them together). Every
+sim/learn/review/web/adapters/vector → bench → cli (the package root wires them together). Every
 `import` in the package is checked, function-level ones included."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ LAYERS = (
     {"core"},
     {"games"},
     {"agents"},
-    {"sim", "learn", "web", "adapters", "vector"},
+    {"sim", "learn", "review", "web", "adapters", "vector"},
     {"bench"},
     {"cli"},
 )
@@ -93,3 +93,15 @@ def test_rules_know_no_bots() -> None:
 def test_the_package_root_registers_the_built_in_games() -> None:
     """The core imports no game (above); the built-ins are registered all the same."""
     assert set(BUILTIN_GAMES) <= set(spielwerk.list_games())
+
+
+def test_the_review_stands_on_the_bots_alone() -> None:
+    """The game review (spielwerk/review) uses the agents, games and core only: the web may
+    show it, but it knows no page, no simulation, no training."""
+    allowed = {"core", "games", "agents", "review"}
+    found = {
+        f"{path.relative_to(PACKAGE)} imports spielwerk.{part}"
+        for path in sorted((PACKAGE / "review").rglob("*.py"))
+        for part in imported_parts(path) - allowed
+    }
+    assert not found, sorted(found)

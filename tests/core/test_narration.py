@@ -92,12 +92,16 @@ def test_witches_names_each_trick_its_winner_and_points() -> None:
     trick = {"players": [0, 1, 2], "cards": ["green-7", "yellow-6", "grey-2"], "winner": 2}
     after = {**before, "trick_winner": None, "trump": "green-7"}
     after["tricks"] = [{**trick, "new_trump": "green-7", "points": 8}]  # the rules' count
+    before["trick"] = after["trick"] = []
+    before["hand_sizes"] = after["hand_sizes"] = [5, 5, 5]
     events = narration.events(before, after)
     texts = [event_text(narration, "en", e, seat_name) for e in events]
+    # the new trump is told once, in the trick's line, not again beside the winner's own line
     assert texts == [
-        "Trick 1: Seat 3 takes 8 points (green-7, yellow-6, grey-2)",
-        "Seat 3 makes green-7 the new trump",
+        "Trick 1: Seat 1 Green 7, Seat 2 Yellow 6, Seat 3 Grey 2 → Seat 3 takes 8 points; "
+        "new trump Green 7"
     ]
+    assert events[0]["fold"] == {"group": "trick-1", "part": "trick"}
 
 
 def test_isolde_scores_every_board_of_the_round_once() -> None:

@@ -57,9 +57,9 @@ def test_descriptions_are_the_same_for_every_viewer() -> None:
         assert len(texts) == 1
     roll(state, 4, 1)
     texts = {state.describe(a, v) for a in state.legal_actions() for v in (None, 0, 1, 2)}
-    assert "seat 0 takes Farid (+4) from the centre" in texts
-    assert "seat 0 takes Basta (-3) from the centre and slides it under the castle" not in texts
-    assert "seat 0 re-rolls both dice" in texts
+    assert "seat 1 takes Farid (+4) from the centre" in texts  # seats counted from 1
+    assert "seat 1 takes Basta (-3) from the centre and slides it under the castle" not in texts
+    assert "seat 1 re-rolls both dice" in texts
     state.apply({"type": "take", "card": "Darius"})
     action = state.game.action_from_json({"type": "draw", "card": "Capricorn"})
     assert state.describe(action, 1) == "Capricorn (-6♥) is turned up into the centre"

@@ -14,7 +14,6 @@ from spielwerk.agents import make_agent
 from spielwerk.agents.base import make_turn
 from spielwerk.agents.heuristics.inkspell import InkspellHeuristic, set_points
 from spielwerk.cli.main import app
-from spielwerk.cli.renderers import game_text
 from spielwerk.core.conformance import play_on
 from spielwerk.core.state import State
 from spielwerk.games.inkspell import render
@@ -113,11 +112,9 @@ def test_render_shows_the_table_and_only_the_own_advantage_cards() -> None:
         assert text in german
     assert "Farid" not in mine and "Farid" not in german
     assert "Meggie" not in render.render(state.view(None))
-    assert game_text("inkspell").rules == render.RULES
-    assert "Siegpunktleiste" in game_text("inkspell", "de").rules
-    assert "Ombra" in render.colourise("seat 0 plays Ombra and travels there (free)")
-    coloured = render.colourise("Platz 0 spielt „Die Nachtburg“", lang="de")
-    assert "[red]Die Nachtburg[/red]" in coloured and "bold red]Platz 0" in coloured
+    assert "Ombra" in render.colourise("seat 1 plays Ombra and travels there (free)")
+    coloured = render.colourise("Platz 1 spielt „Die Nachtburg“", lang="de")
+    assert "[red]Die Nachtburg[/red]" in coloured and "bold red]Platz 1" in coloured
 
 
 def test_render_shows_map_rows_track_and_the_white_women() -> None:
@@ -136,17 +133,18 @@ def test_render_shows_map_rows_track_and_the_white_women() -> None:
         plain = Text.from_markup(render.render(state.view(1), lang=lang)).plain
         lines = plain.splitlines()
         ombra = next(line for line in lines if line.lstrip().startswith("Ombra"))
-        you = "Platz 1 (du)" if lang == "de" else "seat 1 (you)"
+        you = "Platz 2 (du)" if lang == "de" else "seat 2 (you)"  # counted from 1
         assert ("EEE+V | MM+P" if lang == "de" else "HHH+A | CC+P") in ombra and you in ombra
         hof = next(line for line in lines if line.lstrip().startswith(farm))
-        assert ("Platz 0" if lang == "de" else "seat 0") in hof
+        assert ("Platz 1" if lang == "de" else "seat 1") in hof
         assert women in hof and short_camp in hof
         lager = next(line for line in lines if line.lstrip().startswith(camp))
         assert dustfinger in lager
         track = next(line for line in lines if "|" in line and "0 = Start" in line)
         strip = track.split("|")[1]
         assert len(strip) == 40 and strip[9] == "R" and strip[19] == "B" and strip[30] == "G"
-        assert strip[33] == "0" and strip[12] == "1" and strip[37] == "R"
+        # each figure by its seat's number, counted from 1
+        assert strip[33] == "1" and strip[12] == "2" and strip[37] == "R"
     assert "Mx1 Sx1 Kx1" in Text.from_markup(render.render(state.view(1), lang="de")).plain
     plain = Text.from_markup(render.render(state.view(1))).plain
     assert "Cx1 Sx1 Wx1" in plain and "Basta (II, 3)" in plain and "2 provisions" in plain

@@ -49,9 +49,9 @@ def test_the_draw_is_described_to_the_receiver_only() -> None:
     play(state, "ombra")
     reward(state, "solo")
     action = state.game.action_from_json({"type": "draw_advantage", "card": "mo"})
-    assert state.describe(action, 0) == "seat 0 draws Mo"
-    assert state.describe(action, 1) == "seat 0 draws an advantage card"
-    assert state.describe(action, None) == "seat 0 draws an advantage card"
+    assert state.describe(action, 0) == "seat 1 draws Mo"  # seats counted from 1
+    assert state.describe(action, 1) == "seat 1 draws an advantage card"
+    assert state.describe(action, None) == "seat 1 draws an advantage card"
 
 
 def test_a_resample_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:

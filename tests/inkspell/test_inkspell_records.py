@@ -1,5 +1,5 @@
 """Tintenblut's action vocabulary and id layout, as documented in
-spielwerk/games/inkspell/rules.en.md ("Action vocabulary"): the ids a record's actions encode
+docs/games/inkspell.md ("Action vocabulary"): the ids a record's actions encode
 to, and bad JSON refused."""
 
 from __future__ import annotations

@@ -432,7 +432,7 @@ def test_the_round_limit_ends_an_endless_game() -> None:
 
 
 def test_an_end_triggered_in_the_last_allowed_round_is_cut_by_the_round_limit() -> None:
-    """spielwerk/games/inkspell/rules.en.md ("Option max_rounds"): a game that reaches the
+    """docs/games/inkspell.md ("Option max_rounds"): a game that reaches the
     limit ends after the end-of-round villain draw of round `max_rounds`, and
     `result()["end"]` says "round limit" instead of "end trigger". Seat 0 crosses the last red
     space (seed 000, l. 256) in round 1 of a game limited to 1 round: the extra full round that

@@ -92,11 +92,11 @@ def test_the_terminal_names_the_tie_break_in_the_players_language() -> None:
     bonus(state, "isolde")
     german = re.sub(r"\[/?[a-z ]+\]", "", render(state.view(0), "de")).splitlines()[-1]
     assert german == (
-        "Spiel vorbei. Sieger: Platz 1 (Platz 0 (du), Platz 1 hatten je 9 Schilde: "
-        "Platz 1 liegt bei der Holden Isolde weiter vorn)"
+        "Spiel vorbei. Sieger: Platz 2 (Platz 1 (du), Platz 2 hatten je 9 Schilde: "
+        "Platz 2 liegt bei der Holden Isolde weiter vorn)"
     )
     english = re.sub(r"\[/?[a-z ]+\]", "", render(state.view(1), "en")).splitlines()[-1]
     assert english == (
-        "Game over. Winner: seat 1 (you) (seat 0, seat 1 (you) had 9 shields each: "
-        "seat 1 (you) is further ahead on Isolde's board)"
+        "Game over. Winner: seat 2 (you) (seat 1, seat 2 (you) had 9 shields each: "
+        "seat 2 (you) is further ahead on Isolde's board)"
     )

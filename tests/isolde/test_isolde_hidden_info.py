@@ -33,9 +33,9 @@ def random_game(players: int, seed: int, steps: int, **options: object) -> Isold
 def test_the_deal_shows_a_card_only_to_its_receiver() -> None:
     state = new_game(3)
     action = state.game.action_from_json({"type": "deal", "card": "king-4"})
-    assert state.describe(action, 0) == "seat 0 is dealt king-4"
-    assert state.describe(action, 1) == "seat 0 is dealt a card"
-    assert state.describe(action, None) == "seat 0 is dealt a card"
+    assert state.describe(action, 0) == "seat 1 is dealt King 4"  # seats counted from 1
+    assert state.describe(action, 1) == "seat 1 is dealt a card"
+    assert state.describe(action, None) == "seat 1 is dealt a card"
 
 
 def test_a_view_shows_the_own_packet_and_picks_and_only_counts_of_the_others() -> None:
@@ -100,8 +100,8 @@ def test_a_draft_pick_text_names_the_picker_but_not_the_card() -> None:
     draft_into(state, quiet_hands(2))
     play(state, quiet_hands(2)[0][0])
     texts = [state.describe(state.game.actions[i], 1) for _, i in state.history[10:18]]
-    assert all(text.endswith("keeps a card") for text in texts if "seat 0" in text)
-    assert any(text.startswith("seat 1 keeps ") and "a card" not in text for text in texts)
+    assert all(text.endswith("keeps a card") for text in texts if "seat 1" in text)
+    assert any(text.startswith("seat 2 keeps ") and "a card" not in text for text in texts)
 
 
 def test_the_observation_tensor_shows_the_own_cards_and_nothing_a_resample_changes() -> None:

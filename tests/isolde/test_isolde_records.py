@@ -1,4 +1,4 @@
-"""Records replay; the action vocabulary of spielwerk/games/isolde/rules.en.md; illegal input."""
+"""Records replay; the action vocabulary of docs/games/isolde.md; illegal input."""
 
 from __future__ import annotations
 

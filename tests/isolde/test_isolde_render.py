@@ -18,9 +18,9 @@ def test_a_seat_sees_its_draft_and_the_spectator_sees_no_cards() -> None:
     keep(state, 0, hands[0][0])
     mine = render.render(state.view(0))
     assert "Your cards to pick from" in mine and "You kept" in mine
-    assert "still to pick" in mine and "seat 0 (you)" in mine
+    assert "still to pick" in mine and "seat 1 (you)" in mine  # seats counted from 1
     public = render.render(state.view(None))
-    assert "spectator" in public and "Your" not in public and "quest-" not in public
+    assert "spectator" in public and "Your" not in public and "Quest " not in public
 
 
 def test_every_board_is_a_track_with_its_stacks_bottom_first_and_laps_marked() -> None:
@@ -30,11 +30,11 @@ def test_every_board_is_a_track_with_its_stacks_bottom_first_and_laps_marked() -
     state.dist[1] = (3, 3, 18)  # joust: seat 1 arrived later and lies on top; seat 2 lapped
     state.order[1] = (0, 1, 2)
     lines = render.render(state.view(None)).splitlines()
-    joust = next(line for line in lines if "joust" in line)
-    red, blue, green = (
-        "[bold red]0[/bold red]",
-        "[bold blue]1[/bold blue]",
-        "[bold green]2[/bold green]",
+    joust = next(line for line in lines if "Joust" in line)
+    red, blue, green = (  # each disc by its seat's number, counted from 1
+        "[bold red]1[/bold red]",
+        "[bold blue]2[/bold blue]",
+        "[bold green]3[/bold green]",
     )
     assert f"S:- · {green}' {red}/{blue} ·" in joust
     assert sum(line.lstrip().startswith("[") for line in lines if "(rounds" in line) == 7
@@ -59,8 +59,8 @@ def test_changes_over_a_game_report_every_round_its_scoring_and_the_end() -> Non
 
 
 def test_action_texts_are_coloured_without_losing_words() -> None:
-    text = render.colourise("seat 1 plays combat-3 on joust (+3)")
-    assert "combat-3" in text and "joust" in text and "[bold blue]seat 1[/bold blue]" in text
+    text = render.colourise("seat 2 plays Combat 3 on Joust (+3)")
+    assert "Combat 3" in text and "Joust" in text and "[bold blue]seat 2[/bold blue]" in text
 
 
 def test_each_keep_button_names_the_card_it_keeps() -> None:

@@ -84,7 +84,7 @@ def test_draft_picks_are_simultaneous_and_hidden_until_everyone_has_picked() -> 
     assert state.view(0)["kept"] == []
     assert state.view(0)["picked"] == [False, True, False]
     assert state.view(0)["kept_counts"] == [0, 1, 0]
-    assert state.describe(state.game.actions[state.history[-1][1]], 0) == "seat 1 keeps a card"
+    assert state.describe(state.game.actions[state.history[-1][1]], 0) == "seat 2 keeps a card"
     with pytest.raises(spielwerk.IllegalAction, match="no decision"):
         keep(state, 1, state.view(1)["packet"][0])
 

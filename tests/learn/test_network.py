@@ -294,9 +294,7 @@ SHIPPED = sorted(path.stem for path in MODELS_DIR.glob("*.npz"))
 def test_a_shipped_network_fits_its_game_and_plays(name: str) -> None:
     """Every file in spielwerk/models is a model of the game it is named after, for the
     current rules (observation layout, actions, options), under 2 MB, and the seat `net`
-    plays it; the lobby offers it."""
-    from spielwerk.web.bots import bot_levels
-
+    plays it."""
     path = MODELS_DIR / f"{name}.npz"
     assert path.stat().st_size <= 2_000_000
     model = load_model(name, None)
@@ -307,4 +305,3 @@ def test_a_shipped_network_fits_its_game_and_plays(name: str) -> None:
     agents = [make_agent("net:1", name, seed=1)]
     agents += [make_agent("random", name, seed=2 + s) for s in range(players - 1)]
     assert play_game(game, agents, seed=5).is_terminal()
-    assert "net" in [level["spec"] for level in bot_levels(name)]

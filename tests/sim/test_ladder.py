@@ -16,6 +16,7 @@ from spielwerk.core.errors import OptionError
 from spielwerk.sim.ladder import (
     GAMES_FILE,
     GameLog,
+    LadderSetup,
     doubling,
     plan_ladder,
     ranks,
@@ -82,6 +83,26 @@ def test_ratings_follow_the_results_with_intervals() -> None:
         assert entry["high"] - entry["mu"] == pytest.approx(1.959963984540054 * entry["sigma"])
 
 
+def test_each_entrant_s_seconds_a_decision_are_its_own_seats_time_over_its_decisions() -> None:
+    """A ladder compares bots at their own budgets, so it says what each took a decision:
+    the seconds its seats spent over the decisions they made, wherever it sat; a game kept
+    without times (a file from before) counts for the ratings but not for the time."""
+    setup = LadderSetup("witches", ("slow", "quick"), 2, 0, (), False)
+    thinking = {"slow": (3.0, 10), "quick": (0.5, 10)}
+    rows = []
+    for spec in plan_ladder(setup, 2):
+        seated = [spec.lineup[spec.entry_at(seat)] for seat in range(2)]
+        seconds = tuple(thinking[name][0] for name in seated)
+        decisions = tuple(thinking[name][1] for name in seated)
+        rows.append(GameRow(spec, (1.0, 0.0), (1.0, 0.0), 20, 20, False, seconds, decisions))
+    untimed = plan_ladder(setup, 4)[2]
+    rows.append(GameRow(untimed, (1.0, 0.0), (1.0, 0.0), 20, 20, False))
+    by_name = {entry["entrant"]: entry for entry in rate(setup, rows)["ratings"]}
+    assert by_name["slow"]["seconds_per_decision"] == pytest.approx(0.3)
+    assert by_name["quick"]["seconds_per_decision"] == pytest.approx(0.05)
+    assert by_name["slow"]["games"] == by_name["quick"]["games"] == 3
+
+
 def test_a_co_operative_game_rates_each_team_against_the_game() -> None:
     """Tainted Grail: each entrant fills both seats; the game itself is one more rated player.
     A heuristic party wins games, a random party none, so it is rated above random."""
@@ -115,6 +136,8 @@ def test_the_cli_writes_its_files_and_resumes_where_it_stopped(tmp_path: Path) -
     assert lines[1:4] == first_games and len(lines) == 1 + 6
     summary = json.loads((out / "ladder.json").read_text(encoding="utf-8"))
     assert summary["games"] == 6 and len(summary["ratings"]) == 3
+    # The resumed games kept their seats' times: every entrant's seconds a decision is known.
+    assert all(r["seconds_per_decision"] > 0 for r in summary["ratings"])
     # A stop while writing leaves a partial last line: it is dropped and the game replayed.
     with (out / GAMES_FILE).open("a", encoding="utf-8") as file:
         file.write('{"index": 6, "lin')

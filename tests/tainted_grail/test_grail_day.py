@@ -366,7 +366,7 @@ def test_a_character_in_the_wyrdness_may_only_travel_not_use_items() -> None:
 
 
 def test_a_location_action_opens_its_section_even_the_first_of_the_file() -> None:
-    """Scenario format (spielwerk/games/tainted_grail/rules.en.md, `[[actions]]`): `section`
+    """Scenario format (docs/games/tainted_grail.md, `[[actions]]`): `section`
     is "a section with choices that follows, read by the starter for the group". "Search the
     hearth" leads to `home_explore`, the file's first section (index 0)."""
     state = new_game(1)

@@ -1,5 +1,5 @@
 """The second scenario, The Lantern Road (`lantern_road.toml`), written from the format section
-of spielwerk/games/tainted_grail/rules.en.md alone: it loads, passes the conformance checks
+of docs/games/tainted_grail.md alone: it loads, passes the conformance checks
 and plays to a win by its own rules."""
 
 from __future__ import annotations

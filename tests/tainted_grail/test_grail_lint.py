@@ -632,13 +632,13 @@ def test_scenario_check_prints_each_problem_and_fails_on_errors(
     assert "no such file" in capsys.readouterr().err
 
 
-GUIDE = Path(__file__).parents[2] / "spielwerk" / "games" / "tainted_grail" / "rules.en.md"
+GUIDE = Path(__file__).parents[2] / "docs" / "games" / "tainted_grail.md"
 
 
 def test_the_authoring_guide_shows_what_the_check_prints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The guide in spielwerk/games/tainted_grail/rules.en.md ("Writing a scenario"): its
+    """The guide in docs/games/tainted_grail.md ("Writing a scenario"): its
     example loads clean, and each common mistake it shows gives exactly the output printed there."""
     text = GUIDE.read_text(encoding="utf-8")
     guide = text[text.index("## Writing a scenario") : text.index("## The scenario format")]

@@ -158,7 +158,7 @@ def test_many_bot_tables_of_one_client_do_not_starve_anothers_bot(proxied_server
     victim = claimed(server, create(server, VICTIM, "inkheart_dice", ["human", "mcts:50"]))
 
     def bot_moves(player: Player) -> int:
-        return sum(1 for line in player.log if line.startswith("seat 1 "))
+        return sum(1 for line in player.log if line.startswith("seat 2 "))  # seat 1 from 0
 
     async def scenario() -> list[int]:
         events: list[str] = []

@@ -1,7 +1,7 @@
 """The games' own texts in the page's language: a German page shows a Witches table in German
 (the hand's cards are played with „Spiele …“, the log says „… wird als erster Trumpf
-aufgedeckt“, the board „Kartenstapel“ and „Hexenrad“), an English page in English, and the API
-serves a game's texts and option help in the language asked for."""
+aufgedeckt“ and „Stich 1: …“, the board „Kartenstapel“ and „Hexenrad“), an English page in
+English, and the API serves a game's texts and option help in the language asked for."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def test_a_german_witches_table_speaks_german(server: Server, german: Any) -> No
     assert "wird als erster Trumpf aufgedeckt" in log
     assert "is turned up" not in log
 
-    page.locator("#board [data-action-id]").first.click()  # play a card: a German log line
-    page.wait_for_function("() => document.querySelector('#log').innerText.includes(' spielt ')")
+    page.locator("#board [data-action-id]").first.click()  # play a card: the trick's line
+    page.wait_for_function("() => document.querySelector('#log').innerText.includes('Stich 1: ')")
     assert page.errors == []
 
     page.select_option("#lang", "en")  # the same table in English

@@ -32,8 +32,8 @@ import spielwerk
 from spielwerk.core.narration import game_narration, worded
 from spielwerk.core.state import CHANCE, State
 from spielwerk.core.undo import last_step_by
-from spielwerk.web.storage import Storage
-from spielwerk.web.tables import deciders, explanation
+from spielwerk.web.storage import Storage, TableRow
+from spielwerk.web.tables import deciders, explanation, undo_offered
 
 TABLES: dict[str, tuple[list[str], dict[str, Any]]] = {
     "witches": (["human", "human", "heuristic", "random"], {}),
@@ -55,8 +55,10 @@ def expected_state_message(
     actors: list[int],
     log_from: int,
     names: list[str | None],
+    row: TableRow,
 ) -> dict[str, Any]:
-    """The state message for `viewer` at `state`, as the protocol (docs/web.md) defines it."""
+    """The state message for `viewer` at `state`, as the protocol (docs/web.md) defines it:
+    "take back" offered where the undo rule allows it (drawn as the server draws)."""
     over = state.is_terminal()
     legal = (
         []
@@ -91,8 +93,9 @@ def expected_state_message(
         "names": names,
         "devices": None if viewer is None else 1,  # one connection per seat here
         "notice": None,  # nobody takes a move back here
-        "may_undo": viewer is not None and not over and last_step_by(state, viewer),
+        "may_undo": viewer is not None and last_step_by(state, viewer) and undo_offered(row, state),
         "rematch": None,
+        "clock": None,  # no move clock at these tables
     }
     parsed: dict[str, Any] = json.loads(json.dumps(message))
     return parsed
@@ -129,6 +132,7 @@ class Truth:
         actions = storage.load_actions(table_id)
         storage.close()
         assert row is not None
+        self.row = row
         self.players = row.players
         self.names = [seat.name for seat in row.seats]  # as claimed: "Player N"; bots None
         state = spielwerk.load(row.game, **row.options).new_state(row.players, seed=row.seed)
@@ -202,7 +206,15 @@ def check_connection(player: Player, viewer: int | None, truth: Truth, seed: int
                 truth.actors,
                 message["log_from"],
                 truth.names,
+                truth.row,
             )
+            # Who is at the table right now is about connections, not the game: public, and
+            # of a fixed shape (checked here, then taken as sent).
+            for seat in message["seats_now"]:
+                assert set(seat) == {"here", "away", "sit_in"}, seat
+                assert isinstance(seat["here"], bool) and seat["sit_in"] is False
+                assert seat["away"] is None or isinstance(seat["away"], int | float)
+            expected["seats_now"] = message["seats_now"]
             assert message == expected, f"step {step}: the message differs from the truth"
             if index in to_resample:
                 sample = state.resample(viewer, resample_rng)
@@ -214,7 +226,9 @@ def check_connection(player: Player, viewer: int | None, truth: Truth, seed: int
                     [actor for actor, _ in sample.history],
                     message["log_from"],
                     truth.names,
+                    truth.row,
                 )
+                sample_message["seats_now"] = message["seats_now"]
                 assert message == sample_message, f"step {step}: the message tells states apart"
             index += 1
         strings = leaves(message)

@@ -26,7 +26,9 @@ def test_every_registered_game_is_offered_with_its_own_board(shared_server: Serv
         assert game["renderer"] == f"/static/games/{game['name']}.js"
         script = httpx.get(shared_server.base + game["renderer"], timeout=30)
         assert script.status_code == 200 and "export function render" in script.text
-        assert [b["spec"] for b in game["bots"]][:2] == ["random", "heuristic"]
+        levels = game["bots"]  # the four levels, weakest first (tests/web/test_web_bot_levels.py)
+        assert [b["level"] for b in levels] == ["easy", "medium", "hard", "strongest"]
+        assert levels[-1]["spec"] == "best"
         offered = [s.name for s in loaded.option_specs]
         assert [o["name"] for o in game["options"]] == offered
         rules = httpx.get(shared_server.base + game["rules_url"], timeout=30)

@@ -66,7 +66,7 @@ def test_own_tables_first_names_as_text_and_finished_games_with_their_replay(
     link.wait_for()
     own_id = (link.get_attribute("href") or "").split("/table/")[1].split("#")[0]
     # Somebody else's, newer: Eve took the first seat, the second is still open.
-    eve = create(server, "witches", ["human", "human", "random"], claim=0, name="<b>Eve</b>")
+    eve = create(server, "witches", ["human", "human", "random"], claim=0, name="Eve &amp; Co")
     # A game of bots only, played to its end.
     bots = create(server, "inkheart_dice", ["random", "random"])
     wait_until(lambda: finished(server, bots["id"]), 120, "the bots' game to finish")
@@ -77,19 +77,20 @@ def test_own_tables_first_names_as_text_and_finished_games_with_their_replay(
     rows = page.locator("#tables tr[data-table]")
     assert rows.first.get_attribute("data-table") == own_id
     text = page.inner_text("#tables")
-    assert text.index("Your tables") < text.index("Other tables") < text.index("<b>Eve</b>")
+    assert text.index("Your tables") < text.index("Other tables") < text.index("Eve &amp; Co")
     games = {g["name"]: g for g in httpx.get(f"{server.base}/api/games", timeout=30).json()}
-    label = {b["spec"]: b["label"] for b in games["witches"]["bots"]}
+    # A bot's seat is named by the level its spec has in its own game (Tintenherz here).
+    named = {b["spec"]: b["seats"] for b in games["inkheart_dice"]["bots"]}
     own = page.locator(f"#my-tables tr[data-table='{own_id}']").inner_text()
     assert games["inkheart_dice"]["title"] in own
-    assert "Seat 1: Ada (you)" in own and f"Seat 2: bot {label['heuristic']}" in own
+    assert "Seat 1: Ada (you)" in own and f"Seat 2: {named['heuristic'][1]}" in own
     assert "Play seat 1" in own and AGE.search(own)
     assert re.search(r"playing, step \d+", own)
     # Eve's table: her name as she typed it (markup stays text), the open seat, the state.
     other = page.locator(f"#open-tables tr[data-table='{eve['id']}']").inner_text()
-    assert "Seat 1: <b>Eve</b>" in other
+    assert "Seat 1: Eve &amp; Co" in other  # an entity stays text
     assert games["witches"]["title"] in other
-    assert "Seat 2: open" in other and f"Seat 3: bot {label['random']}" in other
+    assert "Seat 2: open" in other and "Seat 3: Clara (random bot)" in other
     assert "waiting for players" in other and "Play seat" not in other
     assert page.locator("#tables b, #recent b").count() == 0
     # The finished game is under "Recent games" only, with a replay that opens at its end.

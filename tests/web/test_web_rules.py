@@ -1,90 +1,128 @@
-"""The rules pages (`/rules/GAME?lang=de|en`): each game's rules as spielwerk plays them
-(`spielwerk/games/GAME/rules.LANG.md`) rendered as HTML in both languages, with the design
-decisions marked and the tags labelled in the file's language; the German and the English file
-of a game have the same headings, so a translation cannot silently lose a section; a German
-file that is missing falls back to English with a note; nothing in a file reaches the page as
-markup; only known games are served. The browser side (axe-core, the links from the lobby and
-the table pages) is in test_web_a11y.py."""
+"""The rules pages (`/rules/GAME?lang=de|en`): how to play each game, written for players
+(`spielwerk/games/GAME/how_to_play.LANG.md`), in both languages with the same sections (the
+goal, the components, the set-up, a turn, the scoring, the end); none of the developer's
+material (provenance tags, code, tests: those are in docs/games/); the pictures of the
+components drawn in Chromium by the game's own board script; nothing in a file reaches the page
+as markup; only known games are served; a missing German text falls back to English with a
+note. The axe-core checks of these pages are in test_web_a11y.py."""
 
 from __future__ import annotations
 
 import html
 import re
 from html.parser import HTMLParser
+from typing import Any
 
 import httpx
 import pytest
+from test_web_browser import PHONE, Page
 from web_parts import Server
 
 import spielwerk
+from spielwerk.core import howto
+from spielwerk.core.howto import how_to_play_file, without_pictures
 from spielwerk.core.i18n import game_title
 from spielwerk.web import rules
-from spielwerk.web.rules import heading_counts, render, rules_file, rules_page_html
+from spielwerk.web.rules import heading_counts, render, rules_page_html
 
 GAMES = sorted(spielwerk.list_games())
-# The German files written with this page; the other games' are translated separately and
-# checked as soon as they are there.
-GERMAN_REQUIRED = ("witches", "inkheart_dice", "isolde", "inkspell", "tainted_grail")
-DESIGN_LABEL = {"en": "[design", "de": "[Entscheidung"}
+SECTIONS = {
+    "en": (
+        "Goal",
+        "Components",
+        "Set-up",
+        ("A turn", "A round", "A day"),
+        "Scoring",
+        "End of the game",
+    ),
+    "de": (
+        "Spielziel",
+        "Spielmaterial",
+        "Spielaufbau",
+        ("Ein Zug", "Eine Runde", "Ein Tag"),
+        "Wertung",
+        "Spielende",
+    ),
+}
+"""The sections every game's page has, in this order (the turn's name fits the game)."""
+DEVELOPER_WORDS = re.compile(
+    r"\[(?:seed|public|design|rules file|Regelheft|öffentlich|Entscheidung|Regeldatei)\b"
+    r"|returns\(\)|result\(\)|\.py\b|\.toml\b|\btest_\w+|[Tt]ensor|\bview\(|resample|"
+    r"spielwerk/|shared/|\bseed\b|`"
+)
+"""What a player's page never says: provenance tags, code, files, tests, internals."""
 
 
 class Outline(HTMLParser):
-    """The headings, list items, table cells and marked tags of a page."""
+    """The headings (level and text), the pictures and the scripts of a page's article."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.headings: dict[int, int] = {}
-        self.counts = {"li": 0, "td": 0, "script": 0}
-        self.design_marked = 0
-        self.tag_labels: list[str] = []
-        self._in_tag = False
+        self.headings: list[tuple[int, str]] = []
+        self.pieces: list[str] = []
+        self.scripts = 0
+        self._heading: int | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if re.fullmatch(r"h[1-6]", tag):
-            level = int(tag[1])
-            self.headings[level] = self.headings.get(level, 0) + 1
-        if tag in self.counts:
-            self.counts[tag] += 1
-        classes = (dict(attrs).get("class") or "").split()
-        if "design" in classes:
-            self.design_marked += 1
-        if "tag" in classes:
-            self._in_tag = True
-            self.tag_labels.append("")
+            self._heading = int(tag[1])
+            self.headings.append((self._heading, ""))
+        if tag == "script":
+            self.scripts += 1
+        piece = dict(attrs).get("data-piece")
+        if piece is not None:
+            self.pieces.append(piece)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "span":
-            self._in_tag = False
+        if re.fullmatch(r"h[1-6]", tag):
+            self._heading = None
 
     def handle_data(self, data: str) -> None:
-        if self._in_tag:
-            self.tag_labels[-1] += data
+        if self._heading is not None:
+            level, text = self.headings[-1]
+            self.headings[-1] = (level, text + data)
+
+
+def article(page: str) -> str:
+    return page.split("<article", 1)[1].split("</article>", 1)[0]
 
 
 def outline(page: str) -> Outline:
     parser = Outline()
-    parser.feed(page.split("<article", 1)[1])  # the rules text, not the legend above it
+    parser.feed("<article" + article(page))
     return parser
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_german_and_english_rules_have_the_same_headings(game: str) -> None:
-    """Same number of headings of every level: a section missing from one language fails."""
-    english = rules_file(game, "en")
-    assert english is not None, f"{game} has no rules.en.md"
-    german = rules_file(game, "de")
-    if german is None:
-        assert game not in GERMAN_REQUIRED, f"{game} has no rules.de.md"
-        pytest.skip(f"{game}: rules.de.md not written yet (the page falls back to English)")
-    assert heading_counts(german) == heading_counts(english)
-    assert heading_counts(english)[2] >= 5, "the rules are in sections"
+def sections(markdown: str) -> list[str]:
+    parser = Outline()
+    parser.feed(render(markdown))
+    return [text for level, text in parser.headings if level == 2]
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_rules_page_renders_in_both_languages(shared_server: Server, game: str) -> None:
-    """Headings, lists and tables as HTML, design decisions marked and their tags labelled in
-    the file's language, the page's words in the asked language, the other language linked,
-    and the same strict headers as every page."""
+def test_every_game_has_the_players_sections_in_both_languages(game: str) -> None:
+    """Goal, components, set-up, a turn, scoring and the end, in this order, in German and in
+    English; the two texts have as many headings of each level (nothing lost in translation)."""
+    texts = {lang: how_to_play_file(game, lang) for lang in ("en", "de")}
+    for lang, text in texts.items():
+        assert text is not None, f"{game} has no how_to_play.{lang}.md"
+        found = [s for s in sections(text) if s not in ("Playing here", "Hier am Bildschirm")]
+        assert len(found) == len(SECTIONS[lang]), found
+        for heading, wanted in zip(found, SECTIONS[lang], strict=True):
+            assert heading in wanted if isinstance(wanted, tuple) else heading == wanted
+        assert DEVELOPER_WORDS.findall(without_pictures(text)) == []
+    assert texts["de"] is not None and texts["en"] is not None
+    assert heading_counts(texts["de"]) == heading_counts(texts["en"])
+    assert re.findall(r"piece:[^)]*", texts["de"]) == re.findall(r"piece:[^)]*", texts["en"])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rules_page_is_the_players_text_in_both_languages(
+    shared_server: Server, game: str
+) -> None:
+    """The page in the asked language: its headings, its pictures as placeholders for the
+    board script, none of the developer's words, the other language linked, the same strict
+    headers as every page."""
     lobby = httpx.get(shared_server.base + "/", timeout=30)
     for lang in ("en", "de"):
         answer = httpx.get(f"{shared_server.base}/rules/{game}?lang={lang}", timeout=30)
@@ -94,21 +132,47 @@ def test_the_rules_page_renders_in_both_languages(shared_server: Server, game: s
         assert f"<title>{html.escape(game_title(game, lang))}: " in page, "the title in lang"
         for header in ("content-security-policy", "x-frame-options", "x-content-type-options"):
             assert answer.headers[header] == lobby.headers[header]
-        shown = "de" if lang == "de" and rules_file(game, "de") is not None else "en"
-        assert f'<article class="rules" lang="{shown}">' in page
+        assert f'<article class="rules" lang="{lang}"' in page
         other = "en" if lang == "de" else "de"
         assert f'href="/rules/{game}?lang={other}"' in page
-        text = rules_file(game, shown)
+        text = how_to_play_file(game, lang)
         assert text is not None
         found = outline(page)
-        assert found.headings == dict(heading_counts(text))
-        assert found.counts["li"] > 5 and found.counts["td"] > 5 and found.counts["script"] == 0
-        assert found.design_marked > 0, "design decisions are marked"
-        assert any(label.startswith(DESIGN_LABEL[shown]) for label in found.tag_labels)
-        unshown = "en" if shown == "de" else "de"
-        assert not any(label.startswith(DESIGN_LABEL[unshown]) for label in found.tag_labels)
-        assert ('role="note"' in page) == (shown != lang)
-        assert " style=" not in page, "the CSP allows no inline style (aligned columns)"
+        assert [t for level, t in found.headings if level == 2] == sections(text)
+        assert found.pieces, "pictures of the components"
+        assert found.scripts == 0 and " style=" not in page, "the CSP allows no inline style"
+        shown = re.sub(r"<[^>]+>", " ", article(page).split(">", 1)[1])
+        assert DEVELOPER_WORDS.findall(html.unescape(shown)) == []
+        assert 'role="note"' not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_pictures_are_drawn_by_the_games_board_scripts(
+    shared_server: Server, browser: Any, lang: str
+) -> None:
+    """In Chromium every placeholder of every game's page is drawn by the game's board script
+    (an SVG or the board's own HTML, the same classes as at the table), with its caption, and
+    the page fits a phone's width."""
+    context = browser.new_context(locale="de-DE" if lang == "de" else "en-GB")
+    try:
+        page = Page(context, PHONE)
+        for game in GAMES:
+            page.goto(f"{shared_server.base}/rules/{game}?lang={lang}")
+            page.page.wait_for_function("() => document.body.dataset.pieces !== undefined")
+            assert page.page.evaluate("() => document.body.dataset.pieces") == "drawn", game
+            pieces = page.page.evaluate(
+                """() => [...document.querySelectorAll("article .piece")].map((p) => ({
+                  piece: p.dataset.piece,
+                  drawn: p.querySelector(".piece-art > :is(svg, div, p)") !== null,
+                  caption: p.querySelector(".piece-caption").textContent,
+                  width: p.querySelector(".piece-art").getBoundingClientRect().width }))"""
+            )
+            missing = [p for p in pieces if not (p["drawn"] and p["caption"] and p["width"] > 20)]
+            assert pieces and missing == [], game
+            assert page.fits_width(), f"{game}: {page.too_wide()}"
+        assert page.errors == []
+    finally:
+        context.close()
 
 
 def test_without_a_choice_the_browser_language_is_used(shared_server: Server) -> None:
@@ -137,46 +201,49 @@ def test_only_known_games_have_a_rules_page(shared_server: Server, path: str) ->
 def test_a_missing_german_text_falls_back_to_english_with_a_note(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    english_only = {"en": rules_file("witches", "en")}
-    monkeypatch.setattr(rules, "rules_file", lambda game, lang: english_only.get(lang))
-    info = {"title": "The Witches of Blackmore", "min_players": 2, "max_players": 6}
+    english_only = {"en": how_to_play_file("witches", "en")}
+    monkeypatch.setattr(howto, "how_to_play_file", lambda game, lang: english_only.get(lang))
+    info = {
+        "title": "The Witches of Blackmore",
+        "min_players": 2,
+        "max_players": 6,
+        "renderer": "/static/games/witches.js",
+    }
     page = rules_page_html("witches", "de", info)
     assert page is not None
     assert page.startswith('<!doctype html><html lang="de">')
     assert '<p class="note" role="note">Diese Regeln gibt es noch nicht auf Deutsch' in page
-    assert '<article class="rules" lang="en">' in page
-    assert "[design]" in page and "[Entscheidung]" not in page.split("<article", 1)[1]
+    assert '<article class="rules" lang="en"' in page
     assert "2 bis 6 Spieler" in page
+    assert 'data-seat-word="Player {n}"' in page, "the pictures' words in the text's language"
 
 
 def test_nothing_in_a_rules_file_reaches_the_page_as_markup() -> None:
     text = (
         '# Rules <img src=x onerror="alert(1)">\n\n'
         "<script>alert(2)</script>\n\n"
-        "- [a link](javascript:alert(3)) and [design] <b>bold</b>\n"
+        "- [a link](javascript:alert(3)) and <b>bold</b>\n"
+        "- ![an image from elsewhere](https://example.org/x.png) "
+        '![a "quoted" piece](piece:card/red-7"onclick="alert(4)) '
+        "![<b>caption</b>](piece:card/red-7)\n"
     )
-    page = render(text, "en")
+    page = render(text)
     assert "<script" not in page and "<img" not in page and "<b>" not in page
     assert "&lt;script&gt;" in page and "&lt;img" in page
     assert 'href="javascript' not in page
+    assert "example.org" not in page and "an image from elsewhere" in page
+    assert not re.search(r"\sonclick", page), "a quote cannot end the attribute"
+    assert re.findall(r'data-piece="([^"]*)"', page) == [
+        "card/red-7%22onclick=%22alert(4)",
+        "card/red-7",
+    ]
+    assert '<span class="piece-caption">&lt;b&gt;caption&lt;/b&gt;</span>' in page
 
 
-def test_tags_are_labelled_in_the_files_language_whichever_word_was_written() -> None:
-    source = "- a [seed, l. 27] b [design] c [Regelheft] d [public: boxes] e [rules file]\n"
-    assert render(source, "de") == (
-        '<ul>\n<li class="design">a <span class="tag tag-seed">[Regelheft, l. 27]</span> '
-        'b <span class="tag tag-design">[Entscheidung]</span> '
-        'c <span class="tag tag-seed">[Regelheft]</span> '
-        'd <span class="tag tag-public">[öffentlich: boxes]</span> '
-        'e <span class="tag tag-rules-file">[Regeldatei]</span></li>\n</ul>\n'
-    )
-    english = render("A [Entscheidung] b.\n\n**[design]** named in a legend.\n", "en")
-    assert english == (
-        '<p class="design">A <span class="tag tag-design">[design]</span> b.</p>\n'
-        '<p><strong><span class="tag tag-design">[design]</span></strong> named in a '
-        "legend.</p>\n"
-    )
-    # a link whose text happens to be a tag word stays a link
-    assert render("[design](https://example.org)\n", "en") == (
-        '<p><a href="https://example.org">design</a></p>\n'
-    )
+def test_the_start_view_is_a_spectators_view_of_a_game_just_dealt() -> None:
+    """The pictures of the boards are drawn from `view(None)` after the deal: nothing a seat
+    holds face down is in the page."""
+    for game in GAMES:
+        view = rules.start_view(game)
+        assert '"viewer":null' in view
+    assert '"hand":null' in rules.start_view("witches")

@@ -102,7 +102,7 @@ def test_no_value_a_client_sends_opens_a_file(scenario_server: tuple[Server, Pat
     for value in attempts:
         answer = create(server, value)
         assert answer.status_code == 400, (value, answer.text)
-        assert answer.json() == {"type": "error", "message": expected}, value
+        assert answer.json() == {"type": "error", "message": expected, "code": "refused"}, value
     listing = httpx.get(f"{server.base}/api/tables", timeout=30).json()
     assert not any(
         t["game"] == "tainted_grail" and t["options"]["scenario"] != "demo" for t in listing

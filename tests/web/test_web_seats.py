@@ -44,6 +44,7 @@ def test_the_creator_gets_their_own_token_and_only_invitations_for_the_others(
     assert claimed.status_code == 200, claimed.text
     token = claimed.json()["token"]
     assert claimed.json() == {
+        "table": created["id"],
         "seat": 1,
         "token": token,
         "url": f"/table/{created['id']}#token={token}",
@@ -82,7 +83,7 @@ def test_an_invitation_works_once(shared_server: Server) -> None:
     ):
         again = shared_server.claim(table_id, attempt, "Eve")
         assert again.status_code == 403
-        assert again.json() == {"type": "error", "message": NOT_INVITED}
+        assert again.json() == {"type": "error", "message": NOT_INVITED, "code": "not_invited"}
     assert shared_server.claim("nosuchtable", invitation).status_code == 404
     summary = httpx.get(f"{shared_server.base}/api/tables/{created['id']}", timeout=30).json()
     assert summary["seats"][1]["name"] == "Bea"

@@ -45,7 +45,11 @@ def test_wrong_missing_and_foreign_tokens_are_refused(shared_server: Server) -> 
             received, code = await _close_code(url, json.dumps({"type": "hello", "token": token}))
             assert code == 4403
             assert received == [
-                {"type": "error", "message": "this seat token does not belong to this table"}
+                {
+                    "type": "error",
+                    "message": "this seat token does not belong to this table",
+                    "code": "refused",  # the page words it by the close code
+                }
             ]
         # Acting before saying hello: refused, connection closed.
         act = {"type": "act", "action": {"type": "end_turn"}, "version": 0}
@@ -179,7 +183,11 @@ def test_http_requests_are_validated_and_bounded(shared_server: Server) -> None:
     )
     big = post(b'{"game": "witches", "pad": "' + b"x" * 20_000 + b'"}')
     assert big.status_code == 413
-    assert big.json() == {"type": "error", "message": "request body larger than 16384 bytes"}
+    assert big.json() == {
+        "type": "error",
+        "message": "request body larger than 16384 bytes",
+        "code": "refused",
+    }
 
     def refused(body: dict[str, Any], status: int, text: str) -> None:
         answer = httpx.post(f"{base}/api/tables", json=body, timeout=60)

@@ -25,7 +25,7 @@ from spielwerk.web.storage import (
     normalise_url,
     token_matches,
 )
-from spielwerk.web.tables import MOVED_ON, TableHub, deciders
+from spielwerk.web.tables import TableHub, deciders
 
 SEATS = (SeatRow(0, "human", None, hash_token("secret-0")), SeatRow(1, "bot", "random", None))
 
@@ -143,8 +143,8 @@ def test_a_whole_game_replays_from_the_database(db_url: str) -> None:
         new = await hub.create(_request("isolde", 3, claim=0))
         table_id = new.id
         assert new.token is not None and sorted(new.invitations) == [1, 2]
-        seat, token = await hub.claim(table_id, new.invitations[1], "Bea")
-        assert seat == 1
+        claimed_at, seat, token = await hub.claim(table_id, new.invitations[1], "Bea")
+        assert (claimed_at, seat) == (table_id, 1)
         await _play_random(hub, table_id, random.Random(3))
         live = await hub.get(table_id)
         played, played_log = live.state, [(line.actor, line.texts) for line in live.log]
@@ -168,8 +168,9 @@ def test_a_whole_game_replays_from_the_database(db_url: str) -> None:
 
 
 def test_two_servers_on_one_database_never_both_store_a_step(db_url: str) -> None:
-    """Server B holds a stale copy when server A stores the move: B's move is refused, changes
-    nothing, and B rebuilds the table from the database with A's move in it."""
+    """Server B holds a copy from before server A stored a move. B's move, chosen in that
+    older version, is refused and stores nothing; B's copy has caught up with A's move (the
+    same table in memory, not thrown away)."""
 
     async def scenario() -> None:
         first, second = _hub(db_url), _hub(db_url)
@@ -179,14 +180,15 @@ def test_two_servers_on_one_database_never_both_store_a_step(db_url: str) -> Non
         assert table_a.state.history == table_b.state.history
         seat = deciders(table_a.state)[0]
         moves = table_a.state.legal_actions(seat)
-        await first.act(table_a, seat, moves[0].to_json())
+        seen = table_b.version
+        await first.act(table_a, seat, moves[0].to_json(), seen)
         stored = len(first.storage.load_actions(table_id))
-        with pytest.raises(ClientError, match=MOVED_ON):
-            await second.act(table_b, seat, moves[-1].to_json())
+        with pytest.raises(ClientError, match=r"earlier state|not your turn|illegal"):
+            await second.act(table_b, seat, moves[-1].to_json(), seen)
         assert len(second.storage.load_actions(table_id)) == stored
-        rebuilt = await second.get(table_id)
-        assert rebuilt is not table_b and table_b.broken == MOVED_ON
-        assert rebuilt.state.history == table_a.state.history
+        assert await second.get(table_id) is table_b and table_b.broken is None
+        assert table_b.state.history == table_a.state.history
+        assert table_b.version == table_a.version
         await first.close()
         await second.close()
 

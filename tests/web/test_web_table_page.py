@@ -8,6 +8,7 @@ in the title and a different favicon.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -96,6 +97,17 @@ def travel_ids() -> set[int]:
     return {a.id for a in game.actions.actions if a.type == "travel"}
 
 
+def travel_control(page: Any) -> Any:
+    """A Tainted Grail location the first character may travel to, on the board."""
+    ids = travel_ids()
+    board = page.locator("#board [data-action-id]")
+    return next(
+        board.nth(i)
+        for i in range(board.count())
+        if int(board.nth(i).get_attribute("data-action-id")) in ids
+    )
+
+
 def test_a_move_is_taken_back_in_the_browser_and_the_other_seat_is_told(
     server: Server, page: Any
 ) -> None:
@@ -107,22 +119,16 @@ def test_a_move_is_taken_back_in_the_browser_and_the_other_seat_is_told(
     page.wait_for_function(READY)
     start = page.evaluate(VERSION)
     lines = page.locator("#log li").count()
-    ids = travel_ids()
-    board = page.locator("#board [data-action-id]")
-    target = next(
-        board.nth(i)
-        for i in range(board.count())
-        if int(board.nth(i).get_attribute("data-action-id")) in ids
-    )
-    target.click()
-    page.wait_for_selector("#undo")
+    travel_control(page).click()
+    page.wait_for_selector("#undo.offered:not([disabled])")
     assert page.evaluate(VERSION) == start + 1
     page.click("#undo")
     page.wait_for_selector("#notice:not([hidden])")
     assert page.inner_text("#notice") == "You took back your move."
-    page.wait_for_function(f"() => Number(document.body.dataset.version) === {start}")
+    # Taking back is a new version (versions only grow), with the board as at the start.
+    page.wait_for_function(f"() => Number(document.body.dataset.version) === {start + 2}")
     assert page.locator("#log li:not(.notice)").count() == lines
-    assert page.locator("#undo").count() == 0
+    assert page.locator("#undo.offered").count() == 0
 
     other = page.context.browser.new_context()
     try:
@@ -130,36 +136,117 @@ def test_a_move_is_taken_back_in_the_browser_and_the_other_seat_is_told(
         bea.goto(server.base + created["seats"][1]["url"])
         bea.wait_for_selector("#notice:not([hidden])")
         assert bea.inner_text("#notice") == "Player 0 took back their move."
-        assert bea.evaluate(VERSION) == start
+        assert bea.evaluate(VERSION) == start + 2
     finally:
         other.close()
     assert page.errors == []
 
 
-def test_a_card_led_from_the_hand_cannot_be_taken_back_in_the_browser(
-    server: Server, page: Any
+LOCALES = {"en": "en-GB", "de": "de-DE"}
+WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+PLACES = """() => {
+  const top = (s) => document.querySelector(s).getBoundingClientRect().top + window.scrollY;
+  return { board: top("#board"), status: top("#status"),
+           actions: top("#actions") - top("#actions-panel") };
+}"""
+"""Where the board and the status line begin on the page, and the actions in their panel:
+none of them moves when "take back" comes or goes or a message shows."""
+
+
+def unmoved(before: dict[str, float], after: dict[str, float]) -> bool:
+    """Every place the same, to a pixel's rounding."""
+    return all(abs(before[key] - after[key]) < 0.5 for key in before)
+
+
+def words(lang: str, key: str, **params: Any) -> str:
+    from spielwerk.web.i18n import translate
+
+    return translate(lang, key, **params)
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_take_back_is_offered_only_where_the_rule_allows_it_and_nothing_moves(
+    shared_server: Server, browser: Any, lang: str, width: str
 ) -> None:
-    """Witches: the led card was hidden in the hand; the undo is refused with the reason."""
-    created = server.create("witches", ["human", "human", "human"])
-    page.goto(server.base + created["seats"][0]["url"])
-    page.wait_for_function("() => document.body.dataset.version !== undefined")
-    summary = server.summary(created["id"])
-    leader = summary["to_move"][0]
-    if leader != 0:
-        page.goto(server.base + created["seats"][leader]["url"])
-    page.wait_for_function(READY)
-    start = page.evaluate(VERSION)
-    page.locator("#board [data-action-id]").first.click()
-    page.wait_for_selector("#undo")
-    page.click("#undo")
-    page.wait_for_selector("#toast:not([hidden])")
-    assert page.inner_text("#toast") == (
-        "cannot take back: your move showed hidden information to the others: "
-        "it cannot be taken back"
-    )
-    assert page.evaluate(VERSION) == start + 1
-    assert server.steps(created["id"]) == start + 1
-    assert page.errors == []
+    """Witches: a card led from the hand showed the others a hidden card, so "take back" is
+    not offered (before, it was, and always refused). Tainted Grail: a journey on the open
+    map is offered back; taken back, the page says so in its language. Neither the button
+    coming and going nor the notice moves the board, the actions or the status line."""
+    with page_in_new_context(browser, locale=LOCALES[lang], viewport=WIDTHS[width]) as page:
+        witches = shared_server.create("witches", ["human", "human", "human"])
+        page.goto(shared_server.base + witches["seats"][0]["url"])
+        page.wait_for_function("() => document.body.dataset.version !== undefined")
+        leader = shared_server.summary(witches["id"])["to_move"][0]
+        page.goto(shared_server.base + witches["seats"][leader]["url"])
+        page.wait_for_function(READY)
+        start = page.evaluate(VERSION)
+        page.locator("#board [data-action-id]").first.click()
+        page.wait_for_function(f"() => Number(document.body.dataset.version) > {start}")
+        assert page.locator("#undo.offered").count() == 0
+        assert not page.locator("#undo").is_visible()
+
+        grail = shared_server.create("tainted_grail", ["human", "human"])
+        page.goto(shared_server.base + grail["seats"][0]["url"])
+        page.wait_for_function(READY)
+        start = page.evaluate(VERSION)
+        before = page.evaluate(PLACES)
+        travel_control(page).click()
+        page.wait_for_selector("#undo.offered:not([disabled])")
+        assert page.inner_text("#undo") == words(lang, "table.take_back")
+        assert unmoved(before, page.evaluate(PLACES))
+        page.click("#undo")
+        page.wait_for_selector("#notice:not([hidden])")
+        assert page.inner_text("#notice") == words(lang, "table.you_took_back")
+        page.wait_for_function(f"() => Number(document.body.dataset.version) === {start + 2}")
+        assert page.locator("#undo.offered").count() == 0
+        assert unmoved(before, page.evaluate(PLACES))
+        assert page.errors == []
+
+
+FREEZE = re.compile(r"/ws/tables/")
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALES))
+def test_a_refusal_is_worded_in_the_pages_language_and_moves_nothing(
+    shared_server: Server, browser: Any, lang: str
+) -> None:
+    """Two tabs of the first seat; the second one's updates are held back (as on a slow
+    line), so after the first tab's move it still offers the old choices. Its click is
+    refused by the server, and the page says why in its own language (the server names the
+    refusal by a code), over the page: nothing on it moves."""
+    created = shared_server.create("tainted_grail", ["human", "human"])
+    url = shared_server.base + created["seats"][0]["url"]
+    with page_in_new_context(browser, locale=LOCALES[lang], viewport=WIDTHS["phone"]) as late:
+        held = {"states": False}
+
+        def relay(socket: Any) -> None:
+            server = socket.connect_to_server()
+            socket.on_message(server.send)
+            server.on_message(
+                lambda message: (
+                    None
+                    if held["states"] and '"type":"state"' in str(message)
+                    else socket.send(message)
+                )
+            )
+
+        late.route_web_socket(FREEZE, relay)
+        late.goto(url)
+        late.wait_for_function(READY)
+        first = late.context.new_page()
+        first.goto(url)
+        first.wait_for_function(READY)
+        held["states"] = True
+        start = first.evaluate(VERSION)
+        travel_control(first).click()
+        first.wait_for_function(f"() => Number(document.body.dataset.version) > {start}")
+        before = late.evaluate(PLACES)
+        travel_control(late).click()
+        late.wait_for_selector("#toast:not([hidden])")
+        assert late.inner_text("#toast") == words(lang, "error.not_your_turn")
+        assert unmoved(before, late.evaluate(PLACES))
+        assert late.errors == []
 
 
 def test_play_again_opens_a_rematch_with_the_same_seats(server: Server, page: Any) -> None:

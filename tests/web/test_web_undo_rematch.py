@@ -42,8 +42,9 @@ def test_a_public_move_is_taken_back_and_the_others_are_told(shared_server: Serv
             assert moved["may_undo"] and moved["to_move"] == [1]
             lines = len(ada.log)
             answer = await ada.request({"type": "undo", "version": moved["version"]})
-            assert answer["type"] == "ok" and answer["version"] == start["version"], answer
-            back = await ada.until(lambda s: s["version"] == start["version"], 30)
+            # Taking back is a change too: the version grows, it never returns to the start's.
+            assert answer["type"] == "ok" and answer["version"] == moved["version"] + 1, answer
+            back = await ada.until(lambda s: s["version"] == answer["version"], 30)
             assert back["view"] == start["view"] and back["to_move"] == [0]
             assert back["legal"] == start["legal"] and not back["may_undo"]
             assert len(ada.log) == lines - 1
@@ -82,7 +83,7 @@ def test_a_card_played_from_a_hidden_hand_cannot_be_taken_back(shared_server: Se
                 assert state is not None
             card = next(e["action"] for e in state["legal"] if e["action"]["type"] == "play")
             played = await leader.act(card)
-            assert played["may_undo"]  # the button shows; the server says why it refuses
+            assert not played["may_undo"]  # not offered; asked anyway, the server says why not
             text = await leader.expect_error(
                 {"type": "undo", "version": state["version"], "ref": 7}
             )
@@ -94,10 +95,64 @@ def test_a_card_played_from_a_hidden_hand_cannot_be_taken_back(shared_server: Se
                 "cannot take back: your move showed hidden information to the others: "
                 "it cannot be taken back"
             )
+            assert leader.messages[-2]["code"] == "undo_hidden"  # then the pong
             assert shared_server.steps(created["id"]) == played["version"]
             await leader.close()
 
     asyncio.run(scenario())
+
+
+AGREEMENT_TABLES: dict[str, tuple[int, dict[str, Any]]] = {
+    "witches": (3, {}),
+    "inkheart_dice": (2, {"max_turns": 40}),
+    "isolde": (3, {}),
+    "inkspell": (2, {}),
+    "tainted_grail": (2, {}),
+}
+
+
+@pytest.mark.parametrize("game", sorted(AGREEMENT_TABLES))
+def test_take_back_is_offered_exactly_when_the_rule_allows_it(
+    shared_server: Server, game: str
+) -> None:
+    """Every seat a person, each played by the test: after each of the first moves, the seat
+    that moved asks to take it back. The server agrees exactly when its state offered it
+    (`may_undo`); a refusal names its reason by a code. A move taken back is played again."""
+    players, options = AGREEMENT_TABLES[game]
+    created = shared_server.create(game, ["human"] * players, **options)
+    tokens = [seat["token"] for seat in created["seats"]]
+    rng = random.Random(5)
+    seen = {"offered": 0, "refused": 0}
+
+    async def scenario() -> None:
+        seats = [Player(shared_server.ws_base, created["id"], token) for token in tokens]
+        for player in seats:
+            await player.join()
+        for _ in range(40):
+            version = max(p.version for p in seats)
+            for player in seats:
+                await player.until(lambda s, v=version: s["version"] >= v, 30)
+            movers = [p for p in seats if p.my_turn]
+            if not movers:
+                break
+            mover = rng.choice(movers)
+            entry = rng.choice(mover.state["legal"])  # type: ignore[index]
+            moved = await mover.act(entry["action"])
+            assert moved["type"] == "state", moved
+            answer = await mover.request({"type": "undo", "version": moved["version"]})
+            if moved["may_undo"]:
+                assert answer["type"] == "ok", answer
+                seen["offered"] += 1
+                back = await mover.until(lambda s, v=answer["version"]: s["version"] >= v, 30)
+                await mover.act(entry["action"], version=back["version"])
+            else:
+                assert answer["type"] == "error" and answer["code"].startswith("undo_"), answer
+                seen["refused"] += 1
+        for player in seats:
+            await player.close()
+
+    asyncio.run(scenario())
+    assert seen["offered"] + seen["refused"] > 10, seen
 
 
 def test_spectators_cannot_undo_or_ask_for_a_rematch(shared_server: Server) -> None:
@@ -162,6 +217,7 @@ def test_play_again_starts_a_rematch_with_the_same_seats_and_links(shared_server
                 "type": "error",
                 "ref": early["ref"],
                 "message": "the game is not over yet: a rematch starts after its end",
+                "code": "not_over",
             }
             while not (state := await ada.until(lambda s: s["over"] or bool(s["legal"]), 300))[
                 "over"

@@ -199,6 +199,11 @@ class Player:
         return found
 
     @property
+    def chat(self) -> list[dict[str, Any]]:
+        """Every chat line received, in the order it arrived."""
+        return [line for m in self.messages if m["type"] == "chat" for line in m["lines"]]
+
+    @property
     def pongs(self) -> int:
         return sum(1 for m in self.messages if m["type"] == "pong")
 

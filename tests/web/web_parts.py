@@ -8,10 +8,7 @@ them under CI (`CI` set), where `.ci/run` installs them.
 from __future__ import annotations
 
 import errno
-import glob
 import os
-import pwd
-import shutil
 import signal
 import subprocess
 import tempfile
@@ -25,6 +22,7 @@ import httpx
 import pytest
 
 from spielwerk.web.loadtest import SERVE_COMMAND, free_port
+from spielwerk.web.local_cluster import MissingPart, ThrowawayPostgres
 from spielwerk.web.storage import Storage
 
 CHROMIUM = os.environ.get("SPIELWERK_CHROMIUM", "/usr/bin/chromium")
@@ -80,13 +78,23 @@ class Server:
         bot_tables_per_address: int = 0,  # ... many of them of bots only
         extra_args: Sequence[str] = (),
         evict_after: float = 1.0,  # idle tables leave memory soon: rebuilding gets exercised
+        per_address_limits: bool = False,  # every test client comes from 127.0.0.1
     ) -> None:
         self.db_url = db_url
+        unlimited = [
+            "--connections-per-address",
+            "0",
+            "--spectators-per-address",
+            "0",
+            "--uploads-per-minute",
+            "0",
+        ]
         self.extra_args = [
             "--evict-after",
             str(evict_after),
             "--bot-tables-per-address",
             str(bot_tables_per_address),
+            *([] if per_address_limits else unlimited),
             *extra_args,
         ]
         """More `spielwerk serve` options."""
@@ -220,94 +228,15 @@ class Server:
 
 
 # ---------------------------------------------------------------------- PostgreSQL
-def pg_bin(name: str) -> str | None:
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return candidates[-1] if candidates else shutil.which(name)
-
-
-def _unprivileged_user() -> str:
-    """PostgreSQL refuses to run as root: its own user where the package made one."""
-    for name in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(name)
-            return name
-        except KeyError:
-            continue
-    raise RuntimeError("no unprivileged user (postgres or nobody) to run PostgreSQL as")
-
-
-class PostgresServer:
-    """A throwaway PostgreSQL cluster in a temporary directory on a free port, without fsync
-    (it is thrown away), run as an unprivileged user when we are root."""
+class PostgresServer(ThrowawayPostgres):
+    """The project's throwaway PostgreSQL (spielwerk.web.local_cluster); without its server
+    binaries the test is skipped (failed under CI)."""
 
     def __init__(self) -> None:
-        initdb, pg_ctl = pg_bin("initdb"), pg_bin("pg_ctl")
-        if initdb is None or pg_ctl is None:
-            missing("PostgreSQL server binaries (initdb, pg_ctl) not found")
-        assert initdb is not None and pg_ctl is not None
-        self.initdb, self.pg_ctl = initdb, pg_ctl
-        self.port = free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="spielwerk-pg-"))
-        self.data = self.root / "data"
-        self.prefix: list[str] = []
-        if os.geteuid() == 0:
-            user = _unprivileged_user()
-            self.prefix = ["runuser", "-u", user, "--"]
-            shutil.chown(self.root, user)
-        self.root.chmod(0o755)
-        self.started = False
-        self._databases = 0
-
-    def _run(self, *args: str) -> None:
-        done = subprocess.run(
-            [*self.prefix, *args], capture_output=True, timeout=120, cwd=self.root, check=False
-        )
-        if done.returncode != 0:
-            raise RuntimeError(
-                f"{args[0]} failed ({done.returncode}):\n{done.stdout.decode()}"
-                f"{done.stderr.decode()}"
-            )
-
-    def start(self) -> PostgresServer:
-        self._run(self.initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
-        self.resume()
-        return self
-
-    def resume(self) -> None:
-        """Start the cluster (again, after `halt`), on the same port and data."""
-        options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        )
-        log = str(self.root / "log")
-        self._run(self.pg_ctl, "-D", str(self.data), "-o", options, "-l", log, "-w", "start")
-        self.started = True
-
-    def halt(self) -> None:
-        """Stop the cluster as an operator would (`pg_ctl stop -m fast`: open connections are
-        cut), keeping its data for `resume`."""
-        self._run(self.pg_ctl, "-D", str(self.data), "-m", "fast", "-w", "stop")
-        self.started = False
-
-    def url(self, database: str = "postgres") -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
-
-    def create_database(self) -> str:
-        """A fresh, empty database; its URL."""
-        import psycopg
-
-        self._databases += 1
-        name = f"spielwerk_{self._databases}"
-        with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return self.url(name)
-
-    def stop(self) -> None:
         try:
-            if self.started:
-                self._run(self.pg_ctl, "-D", str(self.data), "-m", "immediate", "stop")
-        finally:
-            shutil.rmtree(self.root, ignore_errors=True)
+            super().__init__()
+        except MissingPart as error:
+            missing(str(error))
 
 
 # ---------------------------------------------------------------------- a full disk

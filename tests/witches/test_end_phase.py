@@ -80,7 +80,7 @@ def test_last_pile_card_starts_the_end_phase_and_last_trump_card_is_never_drawn(
         action = state.game.action_from_json({"type": "draw", "card": card})
         receivers.append(state.describe(action, None))
         draw(state, card)
-    assert receivers == [f"seat {p} draws a card" for p in (3, 4, 5, 0, 1)]
+    assert receivers == [f"seat {p + 1} draws a card" for p in (3, 4, 5, 0, 1)]
     view = public(state)
     assert view["draw_pile"] == 0
     assert view["end_phase"] is True

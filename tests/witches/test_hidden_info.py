@@ -29,11 +29,11 @@ def test_describe_hides_dealt_cards_from_everybody_else() -> None:
     receiver sees the card."""
     state = spielwerk.load("witches").new_state(3, seed=0)
     action = draw_action(state, "red-7")
-    assert state.describe(action, 0) == "seat 0 is dealt red-7"
+    assert state.describe(action, 0) == "seat 1 is dealt Red 7"  # seats counted from 1
     for viewer in (1, 2, None):
         text = state.describe(action, viewer)
-        assert text == "seat 0 is dealt a card"
-        assert "red" not in text and "7" not in text
+        assert text == "seat 1 is dealt a card"
+        assert "Red" not in text and "7" not in text
 
 
 def test_describe_shows_the_turned_up_trump_to_everybody() -> None:
@@ -45,7 +45,7 @@ def test_describe_shows_the_turned_up_trump_to_everybody() -> None:
             draw(state, seat_hand[round_])
     action = draw_action(state, "blue-7")
     texts = {state.describe(action, viewer) for viewer in (None, 0, 1, 2)}
-    assert texts == {"blue-7 is turned up as the first trump"}
+    assert texts == {"Blue 7 is turned up as the first trump"}
 
 
 def test_describe_hides_refill_draws_but_shows_plays_and_trump_choices() -> None:
@@ -53,18 +53,18 @@ def test_describe_hides_refill_draws_but_shows_plays_and_trump_choices() -> None
     hands = filled_hands([["yellow-2"], ["yellow-5"], ["red-7"]], "blue-7")
     state = deal(hands, "blue-7")
     play_action = state.game.action_from_json({"type": "play", "card": "yellow-2"})
-    assert {state.describe(play_action, v) for v in (None, 0, 1, 2)} == {"seat 0 plays yellow-2"}
+    assert {state.describe(play_action, v) for v in (None, 0, 1, 2)} == {"seat 1 plays Yellow 2"}
     play(state, "yellow-2", "yellow-5", "red-7")
     assert public(state)["trick_winner"] == 1
     change_action = state.game.action_from_json({"type": "change_trump", "card": "red-7"})
     assert {state.describe(change_action, v) for v in (None, 0, 1, 2)} == {
-        "seat 1 makes red-7 the new trump"
+        "seat 2 makes Red 7 the new trump"
     }
     keep(state)
     action = draw_action(state, "green-9")
-    assert state.describe(action, 1) == "seat 1 draws green-9"
+    assert state.describe(action, 1) == "seat 2 draws Green 9"
     for viewer in (0, 2, None):
-        assert state.describe(action, viewer) == "seat 1 draws a card"
+        assert state.describe(action, viewer) == "seat 2 draws a card"
 
 
 def _hidden_cards(state: State, owner: int) -> list[str]:

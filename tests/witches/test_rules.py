@@ -359,7 +359,7 @@ def test_refill_starts_with_the_winner_then_clockwise() -> None:
         assert public(state)["to_move"] == "chance"
         action = state.game.action_from_json({"type": "draw", "card": card})
         text = state.describe(action, None)
-        receivers.append(int(text.split()[1]))
+        receivers.append(int(text.split()[1]) - 1)  # the text counts seats from 1
         sizes = public(state)["hand_sizes"]
         draw(state, card)
         grown = [

@@ -29,6 +29,7 @@ class InkheartDiceGame(Game):
             "seat that rolls first (the rulebook's youngest player)",
             minimum=0,
             maximum=PARAMS.max_players - 1,
+            seat=True,
         ),
         OptionSpec(
             "max_turns",

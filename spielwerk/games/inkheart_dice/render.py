@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, seat_name
 from spielwerk.games.inkheart_dice import words
 from spielwerk.games.inkheart_dice.params import PARAMS
 from spielwerk.games.inkheart_dice.words import TEXTS
@@ -25,15 +25,6 @@ HEART = "[red]♥[/red]"
 _VALUE_OF = dict(zip(PARAMS.names, PARAMS.values, strict=True))
 _HEARTS_OF = dict(zip(PARAMS.names, PARAMS.hearts, strict=True))
 _CARD_RE = re.compile(r"\b(" + "|".join(map(re.escape, PARAMS.names)) + r")\b(?: \([+-]\d+♥*\))?")
-
-
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
 
 
 # ---------------------------------------------------------------------- small pieces
@@ -56,7 +47,7 @@ def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
 
 
 def seat(player: int, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
-    return TEXTS.say(lang, "seat_you" if player == viewer else "seat", n=player)
+    return seat_name(lang, player, you=player == viewer)
 
 
 def dice_text(view: View, lang: Lang = DEFAULT_LANG) -> str:
@@ -87,7 +78,7 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     say = TEXTS.say
     viewer = view.get("viewer")
     players = int(view["players"])
-    who = say(lang, "spectator") if viewer is None else say(lang, "seat", n=viewer)
+    who = say(lang, "spectator") if viewer is None else seat_name(lang, viewer)
     title = f"[bold]{TEXTS.term(lang, 'title')}[/bold]"
     lines = [say(lang, "render.view_of", title=title, who=who)]
     lines.append(say(lang, "render.centre", cards=cards(view.get("centre") or [])))

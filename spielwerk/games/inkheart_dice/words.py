@@ -3,7 +3,7 @@ game's end, and seats in a language. Pure: the language is always a parameter.""
 
 from __future__ import annotations
 
-from spielwerk.core.i18n import Lang, Texts, game_texts
+from spielwerk.core.i18n import Lang, Texts, game_texts, seat_name
 
 TEXTS: Texts = game_texts(__package__ or "spielwerk.games.inkheart_dice")
 
@@ -15,8 +15,8 @@ END_KEYS = {
 
 
 def seat(lang: Lang, player: int) -> str:
-    """A seat as the rules count it (from 0): "seat 2", "Platz 2"."""
-    return TEXTS.say(lang, "seat", n=player)
+    """A seat as a person counts it, from 1: the rules' seat 0 is "seat 1", „Platz 1“."""
+    return seat_name(lang, player)
 
 
 def end_reason(lang: Lang, reason: str) -> str:

@@ -43,7 +43,8 @@ def events(before: View, after: View) -> list[Event]:
         old_v, new_v = before["villains"][p], after["villains"][p]
         if len(new_v) > len(old_v) and new_v[: len(old_v)] == old_v:
             for key in new_v[len(old_v) :]:
-                found.append(event("villain_drawn", seat=p, villain=key))
+                # the draw's own line names the card: only the highlight
+                found.append(event("villain_drawn", quiet=True, seat=p, villain=key))
     seen = {*before["villain_discard"], *(v for front in before["villains"] for v in front)}
     now = [*after["villain_discard"], *(v for front in after["villains"] for v in front)]
     for card in now:
@@ -72,7 +73,8 @@ def events(before: View, after: View) -> list[Event]:
         found.append(event("white_women", seat=after["white_women"]))
     if before.get("phase") != "setup" and after["staubfinger"] != before["staubfinger"]:
         place = after["staubfinger"]
-        found.append(event("staubfinger", place=place, mark_place=place))
+        # only a seat's action moves him, and its line says where to
+        found.append(event("staubfinger", quiet=True, place=place, mark_place=place))
     if after["final_round"] and not before["final_round"]:
         found.append(event("final_round"))
     if after["round"] != before["round"] and after["round"] and after.get("result") is None:

@@ -30,18 +30,9 @@ _GROUP = dict(zip(PARAMS.location_keys, PARAMS.location_groups, strict=True))
 _SPECIAL = {space: PARAMS.location_groups[min(group)] for space, group in PARAMS.special_spaces}
 _SPACE_TERM = {"castle": "group_red", "blue": "group_blue", "green": "group_green"}
 _SEAT_RE = {
-    lang: re.compile(re.escape(TEXTS.say(lang, "seat", n=999)).replace("999", r"(\d)\b"))
+    lang: re.compile(re.escape(words.seat(lang, 998)).replace("999", r"(\d)\b"))
     for lang in LANGUAGES
 }
-
-
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
 
 
 @cache
@@ -103,7 +94,7 @@ def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
     text = _escape(text)
     pattern, by_name = _location_pattern(lang)
     text = pattern.sub(lambda m: location(by_name[m.group(0)], lang), text)
-    return _SEAT_RE[lang].sub(lambda m: seat(int(m.group(1)), None, lang), text)
+    return _SEAT_RE[lang].sub(lambda m: seat(int(m.group(1)) - 1, None, lang), text)
 
 
 # ---------------------------------------------------------------------- map and track
@@ -155,7 +146,7 @@ def track_lines(view: View, viewer: int | None, lang: Lang = DEFAULT_LANG) -> li
         stones.setdefault(view["scores"][p] % length, []).append(p)
     for space, seats in stones.items():
         style = SEAT_STYLES[seats[0] % len(SEAT_STYLES)] if len(seats) == 1 else "bold"
-        mark = str(seats[0]) if len(seats) == 1 else "*"
+        mark = str(seats[0] + 1) if len(seats) == 1 else "*"
         cells[space] = f"[{style}]{mark}[/{style}]"
     specials = ", ".join(
         f"{space} {_space_mark(lang, group)} ({_group_places(lang, group)})"

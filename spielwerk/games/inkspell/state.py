@@ -1173,6 +1173,7 @@ class InkspellState(State):
             params.update(give=words.items(lang, give), get=words.items(lang, get))
         elif key == "lose_tile":
             params["tile"] = words.tile(lang, PARAMS.tile_keys[aid - LOSE_TILE])
+            params["n"] = self.losses[0][1] - 1 if self.losses else 0  # still to give after it
         elif key == "reward":
             offset = aid - REWARD
             row, take = offset // len(TAKE_NAMES), offset % len(TAKE_NAMES)

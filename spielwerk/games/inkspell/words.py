@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spielwerk.core.i18n import Lang, Texts, game_texts
+from spielwerk.core.i18n import Lang, Texts, game_texts, seat_name
 from spielwerk.games.inkspell.params import ADVANTAGE, PARAMS, PROVISION
 
 TEXTS: Texts = game_texts(__package__ or "spielwerk.games.inkspell")
@@ -21,8 +21,8 @@ _VILLAIN = {key: v for v, key in enumerate(PARAMS.villain_keys)}
 
 
 def seat(lang: Lang, player: int) -> str:
-    """A seat as the rules count it (from 0): "seat 2", "Platz 2"."""
-    return TEXTS.say(lang, "seat", n=player)
+    """A seat as a person counts it, from 1: the rules' seat 0 is "seat 1", „Platz 1“."""
+    return seat_name(lang, player)
 
 
 def location(lang: Lang, key: str) -> str:

@@ -36,6 +36,7 @@ class IsoldeGame(Game):
             "seat that holds Excalibur in round 1",
             minimum=0,
             maximum=PARAMS.max_players - 1,
+            seat=True,
         ),
         OptionSpec(
             "advanced",

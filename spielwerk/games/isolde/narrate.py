@@ -1,7 +1,8 @@
 """Narration of Die Holde Isolde: events between two views of one seat (Isolde's reward moves,
-every board's scoring each round, the end of the draft, the reset, a new round), and the
-breakdown of the final shields board by board. Built from views only; the templates are the
-``narrate.*`` texts of texts.toml."""
+every board's scoring each round, the reset, a new round), and the breakdown of the final
+shields board by board. Built from views only; the templates are the ``narrate.*`` texts of
+texts.toml. A round's deal is one log line and so is its draft (`folded`): the cards this seat
+was dealt and kept, not a line for every card passed round the table."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from spielwerk.core.i18n import Lang
-from spielwerk.core.narration import Event, event
+from spielwerk.core.narration import Event, event, folded
 from spielwerk.games.isolde import words
 from spielwerk.games.isolde.params import PARAMS
 
@@ -17,7 +18,10 @@ View = Mapping[str, Any]
 
 
 def value_text(lang: Lang, name: str, value: Any) -> str | None:
-    """Boards (``board``: its id), passing directions and a board's rounds in `lang`."""
+    """Boards (``board``: its id), cards (``cards``: a list of ids), passing directions and a
+    board's rounds in `lang`."""
+    if name == "cards" and isinstance(value, list):
+        return ", ".join(words.card(lang, c) for c in value)
     if name == "board" and isinstance(value, str):
         return words.board(lang, value)
     if name == "direction" and isinstance(value, str):
@@ -32,12 +36,15 @@ def value_text(lang: Lang, name: str, value: Any) -> str | None:
 
 def events(before: View, after: View) -> list[Event]:
     found: list[Event] = []
-    if before["phase"] == "draft" and after["phase"] != "draft":
-        found.append(event("draft_over", round=after["round"]))
+    if before["phase"] == "deal" and sum(after["hand_sizes"]) > sum(before["hand_sizes"]):
+        found.append(_dealt(after))
+    if before["phase"] == "draft":
+        found.append(_draft(before, after))
     for move in after["isolde_moves"][len(before["isolde_moves"]) :]:
         found.append(
             event(
                 "isolde_move",
+                quiet=True,  # the move's own line says it
                 seat=move["seat"],
                 place=move["place"],
                 steps=f"+{move['steps']}",
@@ -78,6 +85,30 @@ def events(before: View, after: View) -> list[Event]:
                 )
             )
     return found
+
+
+def _dealt(after: View) -> Event:
+    """A round's deal so far, one log line: how many cards each seat has, and this seat's."""
+    group, each = f"deal-{after['round']}", max(after["hand_sizes"])
+    packet = after.get("packet")
+    if packet:
+        return folded(group, "deal", "dealt_hand", round=after["round"], n=each, cards=packet)
+    return folded(group, "deal", "dealt", round=after["round"], n=each)
+
+
+def _draft(before: View, after: View) -> Event:
+    """A round's draft so far, one log line: the cards this seat kept (the others' picks are
+    hidden), and once it is over the hand it holds."""
+    group, number = f"draft-{before['round']}", before["round"]
+    if after["phase"] != "draft":
+        hand = after.get("hand")
+        if hand:
+            return folded(group, "draft", "draft_over_hand", round=number, cards=hand)
+        return folded(group, "draft", "draft_over", round=number)
+    kept = after.get("kept")
+    if kept:
+        return folded(group, "draft", "draft_kept", round=number, cards=kept)
+    return folded(group, "draft", "draft_running", round=number)
 
 
 def explain(view: View) -> dict[str, Any]:

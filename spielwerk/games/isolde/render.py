@@ -13,7 +13,7 @@ from functools import cache
 from itertools import groupby
 from typing import Any
 
-from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, seat_name
 from spielwerk.core.narration import event_text, game_narration
 from spielwerk.games.isolde import words
 from spielwerk.games.isolde.narrate import tie_break
@@ -37,25 +37,16 @@ CARD_STYLES: dict[str, str] = {
 """Console style of each card type and board."""
 
 
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
-
-
 # ---------------------------------------------------------------------- small pieces
 def seat(player: int, viewer: int | None = None, lang: Lang = DEFAULT_LANG) -> str:
     style = SEAT_STYLES[player % len(SEAT_STYLES)]
-    label = TEXTS.say(lang, "seat_you" if player == viewer else "seat", n=player)
+    label = seat_name(lang, player, you=player == viewer)
     return f"[{style}]{label}[/{style}]"
 
 
 def disc(player: int) -> str:
     style = SEAT_STYLES[player % len(SEAT_STYLES)]
-    return f"[{style}]{player}[/{style}]"
+    return f"[{style}]{player + 1}[/{style}]"  # counted from 1, as the seats are
 
 
 def card(name: str, lang: Lang = DEFAULT_LANG) -> str:
@@ -88,7 +79,7 @@ def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
         ),
         text,
     )
-    return seat_re.sub(lambda m: seat(int(m.group(1)), lang=lang), text)
+    return seat_re.sub(lambda m: seat(int(m.group(1)) - 1, lang=lang), text)
 
 
 @cache
@@ -104,7 +95,7 @@ def _patterns(
     board_style = {words.board(lang, b.id): CARD_STYLES[b.id] for b in PARAMS.boards}
     names = "|".join(map(re.escape, sorted(board_style, key=len, reverse=True)))
     on = "on" if lang == "en" else "auf"
-    seat_word = re.escape(TEXTS.say(lang, "seat", n=0)[:-1])
+    seat_word = re.escape(seat_name(lang, 0)[:-1])
     return (
         re.compile(r"\b" + pattern + r"\b"),
         re.compile(rf"\b({on} )({names})\b"),
@@ -146,7 +137,7 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     say = TEXTS.say
     viewer = view.get("viewer")
     players = int(view["players"])
-    who = say(lang, "spectator") if viewer is None else say(lang, "seat", n=viewer)
+    who = say(lang, "spectator") if viewer is None else seat_name(lang, viewer)
     title = f"[bold]{TEXTS.term(lang, 'title')}[/bold]"
     lines = [say(lang, "render.view_of", title=title, who=who)]
     lines.append(
@@ -178,7 +169,7 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
         lines.extend(_private_lines(view, lang))
     played = view.get("played") or []
     if played:
-        lines.append(say(lang, "render.played", plays=_plays(played, lang)))
+        lines.append(say(lang, "render.played", plays=_plays(played, viewer, lang)))
     pending = view.get("pending_isolde_moves") or []
     if pending:
         moves = ", ".join(f"{seat(m['seat'], viewer, lang)} +{m['steps']}" for m in pending)
@@ -192,9 +183,17 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     return "\n".join(lines)
 
 
-def _plays(plays: Sequence[Mapping[str, Any]], lang: Lang) -> str:
+def _plays(plays: Sequence[Mapping[str, Any]], viewer: int | None, lang: Lang) -> str:
+    """The cards played, in order: "seat 1 Combat 5 on Joust, seat 2 King 3 on King"."""
     return ", ".join(
-        f"{disc(p['seat'])}:{card(p['card'], lang)}>{board_name(p['board'], lang)}" for p in plays
+        TEXTS.say(
+            lang,
+            "render.play_on",
+            seat=seat(p["seat"], viewer, lang),
+            card=card(p["card"], lang),
+            board=board_name(p["board"], lang),
+        )
+        for p in plays
     )
 
 
@@ -243,7 +242,7 @@ def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list
     )
     if before["phase"] == "play" and (new_round or after["phase"] != "play"):
         plays = (after.get("last_round_played") if new_round else after.get("played")) or []
-        summary = _plays(plays, lang)
+        summary = _plays(plays, viewer, lang)
         lines.append(say(lang, "render.round_plays", round=before["round"], plays=summary or "-"))
     if before["phase"] == "draft" and after["phase"] != "draft":
         lines.append(say(lang, "render.draft_over"))
@@ -280,7 +279,10 @@ def render_changes(before: View, after: View, lang: Lang = DEFAULT_LANG) -> list
     if after.get("result") and not before.get("result"):
         result = after["result"]
         winners = ", ".join(seat(w, viewer, lang) for w in result["winners"])
-        lines.append(say(lang, "render.game_over_short", scores=result["scores"], winners=winners))
+        scores = ", ".join(
+            f"{seat(p, viewer, lang)} {points}" for p, points in enumerate(result["scores"])
+        )
+        lines.append(say(lang, "render.game_over_short", scores=scores, winners=winners))
     return lines
 
 

@@ -3,7 +3,7 @@ boards and seats in a language. Pure: the language is always a parameter."""
 
 from __future__ import annotations
 
-from spielwerk.core.i18n import Lang, Texts, game_texts
+from spielwerk.core.i18n import Lang, Texts, game_texts, seat_name
 
 TEXTS: Texts = game_texts(__package__ or "spielwerk.games.isolde")
 
@@ -20,8 +20,8 @@ def board(lang: Lang, board_id: str) -> str:
 
 
 def seat(lang: Lang, player: int) -> str:
-    """A seat as the rules count it (from 0): "seat 2", "Platz 2"."""
-    return TEXTS.say(lang, "seat", n=player)
+    """A seat as a person counts it, from 1: the rules' seat 0 is "seat 1", „Platz 1“."""
+    return seat_name(lang, player)
 
 
 def direction(lang: Lang, which: str) -> str:

@@ -51,14 +51,68 @@ def _changes(view: View, deltas: list[tuple[str, str]]) -> dict[str, str]:
     }
 
 
+ECHOES = {
+    "act": {
+        "travel",
+        "explore",
+        "location_action",
+        "location_action_paid",
+        "passes",
+        "uses",
+        "equips",
+        "turns_over",
+    },
+    "rest": {"eats", "hungry"},
+    "choose": {"chooses"},
+    "improve": {"improves"},
+    "event": {"event", "event_quest"},
+}
+"""The chronicle's entries that a decision's own log line already says (with more: the cost,
+the food eaten), by the kind of decision: the character who decided, alone."""
+
+
+def _echoes(before: View, entry: Mapping[str, Any]) -> bool:
+    """True if the chronicle `entry` only repeats the log line of the decision taken between
+    the views ("Bryn travels to Mill (1 energy)", then "Bryn travels to Mill"): it is quiet.
+    A travel others joined says who went, and stays."""
+    decision = before.get("decision") or {}
+    kind = decision.get("kind")
+    if entry["key"] not in ECHOES.get(str(kind), set()):
+        return False
+    if kind == "event":
+        return True
+    characters = before["characters"]
+    who = decision.get("character")
+    if not isinstance(who, int) or not 0 <= who < len(characters):
+        return False
+    name = characters[who]["name"]
+    params = entry["params"]
+    return params.get("name") == name or list(params.get("names") or []) == [name]
+
+
+STEPS = frozenset({"dawn", "dawn_step", "day_acts", "dusk_step"})
+"""The chronicle's entries that announce a part of the day."""
+
+
+def _idle_step(entry: Mapping[str, Any], following: Mapping[str, Any] | None) -> bool:
+    """True for a step of the dawn or of the end of the day in which nothing happened (the
+    next entry announces the next step): the log skips it."""
+    return entry["key"] in ("dawn_step", "dusk_step") and (
+        following is not None and following["key"] in STEPS
+    )
+
+
 def events(before: View, after: View) -> list[Event]:
     found: list[Event] = []
     table = after.get("translations") or {}
     start, end = int(before.get("log_size", 0)), int(after["log_size"])
     entries = list(after["log"])
     first = end - len(entries)
-    for entry in entries[max(0, start - first) :]:
-        found.append(event(entry["key"], **words.both(entry["key"], entry["params"], table)))
+    new = entries[max(0, start - first) :]
+    for entry, following in zip(new, [*new[1:], None], strict=False):
+        params = words.both(entry["key"], entry["params"], table)
+        quiet = _echoes(before, entry) or _idle_step(entry, following)
+        found.append(event(entry["key"], quiet=quiet, **params))
     old_guardians = {g["id"]: g["location"] for g in before["guardians"]}
     for guardian in after["guardians"]:
         old = old_guardians.get(guardian["id"])

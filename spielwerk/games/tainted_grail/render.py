@@ -11,22 +11,13 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, seat_name
 from spielwerk.games.tainted_grail import words
 
 View = Mapping[str, Any]
 CELL = 14
 """Width of one grid cell in characters."""
 TEXTS = words.TEXTS
-
-
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
 
 
 @cache
@@ -51,7 +42,7 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     def scene(text: str) -> str:
         return _escape(_scene(view, lang, text))
 
-    who = say(lang, "spectator") if viewer is None else say(lang, "seat", n=viewer)
+    who = say(lang, "spectator") if viewer is None else seat_name(lang, viewer)
     lines = [
         say(
             lang,
@@ -131,7 +122,7 @@ def grid_lines(view: View, lang: Lang = DEFAULT_LANG) -> list[str]:
     people: dict[tuple[int, int], list[str]] = {}
     for seat, ch in enumerate(view["characters"]):
         if not ch["fallen"]:
-            people.setdefault((ch["x"], ch["y"]), []).append(str(seat))
+            people.setdefault((ch["x"], ch["y"]), []).append(str(seat + 1))
     in_range = _range_cells(view)
     cell_of = {p["id"]: (p["x"], p["y"]) for p in view["locations"]}
     joined = {

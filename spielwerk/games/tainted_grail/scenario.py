@@ -4,7 +4,7 @@ A scenario holds the grid of locations (with their direction arrows, exploration
 actions and instant effects), the menhirs with their dials per player count, the event deck
 (quest events carry the red lock), guardians and the guardian die, characters, items and
 secrets with keywords, dreams, deck improvements, time dials, quest counters, and the win and
-loss conditions. The format is documented in spielwerk/games/tainted_grail/rules.en.md.
+loss conditions. The format is documented in docs/games/tainted_grail.md.
 
 `load_scenario(name_or_path)` reads a built-in scenario (`scenarios/NAME.toml`) or a user's
 file, `parse_scenario(text, source)` reads TOML text; both check every field and

@@ -137,8 +137,13 @@ def both(key: str, params: Mapping[str, Any], table: Table) -> dict[str, Any]:
     return {
         name: (
             found
-            if isinstance(found, int)
+            if isinstance(found, int) and name not in WORDED_NUMBERS
             else {lang: value(lang, name, found, table) for lang in LANGUAGES}
         )
         for name, found in params.items()
     }
+
+
+WORDED_NUMBERS = frozenset({"step_name", "dusk_name"})
+"""Parameters that are numbers in the log but words on the page: a step of the dawn or of the
+end of the day by its index ("remove extinguished menhirs", not "1")."""

@@ -36,6 +36,7 @@ class WitchesGame(Game):
             "seat that leads the first trick",
             minimum=0,
             maximum=PARAMS.max_players - 1,
+            seat=True,
         ),
     )
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from spielwerk.core.i18n import DEFAULT_LANG, Lang
+from spielwerk.core.i18n import DEFAULT_LANG, Lang, seat_name
 from spielwerk.games.witches import words
 from spielwerk.games.witches.params import PARAMS
 from spielwerk.games.witches.words import TEXTS
@@ -29,15 +29,6 @@ CARD_STYLES: dict[str, str] = {
     "grey": "bold grey62",
 }
 """Console style of each colour's cards (purple is magenta: it reads on every terminal)."""
-
-
-def rules(lang: Lang = DEFAULT_LANG) -> str:
-    """A short summary of the rules and of the gaps filled by design, for `spielwerk rules`."""
-    return TEXTS.say(lang, "rules.summary")
-
-
-RULES = rules("en")
-"""The summary in English (`rules(lang)` for another language)."""
 
 
 # ---------------------------------------------------------------------- small pieces
@@ -66,7 +57,7 @@ def colourise(text: str, lang: Lang = DEFAULT_LANG) -> str:
 @cache
 def _card_pattern(lang: Lang) -> tuple[re.Pattern[str], dict[str, str]]:
     """A card's name in `lang` as a pattern, and the style of each colour's name."""
-    styles = {TEXTS.term(lang, c): CARD_STYLES[c] for c in PARAMS.colours}
+    styles = {words.colour(lang, c): CARD_STYLES[c] for c in PARAMS.colours}
     colours = "(" + "|".join(map(re.escape, styles)) + ")"
     pattern = re.escape(TEXTS.say(lang, "card", colour="@C@", value="@V@"))
     pattern = pattern.replace(re.escape("@C@"), colours).replace(re.escape("@V@"), "[1-9]")
@@ -79,7 +70,7 @@ def sort_hand(names: Sequence[str]) -> list[str]:
 
 
 def seat(player: int, viewer: int | None, lang: Lang = DEFAULT_LANG) -> str:
-    return TEXTS.say(lang, "seat_you" if player == viewer else "seat", n=player)
+    return seat_name(lang, player, you=player == viewer)
 
 
 def wheel_text(view: View, label: str | None = None, lang: Lang = DEFAULT_LANG) -> str:
@@ -120,7 +111,7 @@ def render(view: View, lang: Lang = DEFAULT_LANG) -> str:
     say = TEXTS.say
     viewer = view.get("viewer")
     players = int(view["players"])
-    who = say(lang, "spectator") if viewer is None else say(lang, "seat", n=viewer)
+    who = say(lang, "spectator") if viewer is None else seat_name(lang, viewer)
     title = f"[bold]{TEXTS.term(lang, 'title')}[/bold]"
     lines = [say(lang, "render.view_of", title=title, who=who)]
 

@@ -41,8 +41,13 @@ export function legalControl(node, entry, act) {
   node.setAttribute("role", "button");
   node.setAttribute("tabindex", "0");
   node.setAttribute("aria-label", accessibleName(node, entry.text));
-  const title = node.namespaceURI === SVG_NS ? s("title", { text: entry.text }) : null;
-  if (title) node.prepend(title); else node.title = entry.text;
+  // The tooltip: the action, then what the piece does if it says so itself (its rule).
+  const own = node.namespaceURI === SVG_NS ? node.querySelector(":scope > title") : null;
+  const rule = own ? own.textContent : node.title;
+  const tip = rule && rule !== entry.text ? `${entry.text}\n${rule}` : entry.text;
+  if (node.namespaceURI !== SVG_NS) node.title = tip;
+  else if (own) own.textContent = tip;
+  else node.prepend(s("title", { text: tip }));
   const fire = (event) => { event.preventDefault(); act(entry.action); };
   node.addEventListener("click", fire);
   node.addEventListener("keydown", (event) => {
@@ -53,11 +58,14 @@ export function legalControl(node, entry, act) {
 
 /** What a control is called for a screen reader: what the piece shows, in the order it is drawn,
  * then the action when it says more ("6 6 red: plays red-6"), so that the visible label is part
- * of the name (WCAG 2.5.3, "label in name"). */
+ * of the name (WCAG 2.5.3, "label in name"). A piece that shows much more than its name (a
+ * board with its track) names itself in `data-name`. */
 function accessibleName(node, action) {
   const what = action.replace(/^seat \d+ /, "");
   let shown;
-  if (node.namespaceURI === SVG_NS) {
+  if (node.dataset && node.dataset.name) {
+    shown = node.dataset.name;
+  } else if (node.namespaceURI === SVG_NS) {
     const pieces = [];
     for (const text of node.querySelectorAll("text")) {
       // the text as drawn (not a <title> inside it); a space after it keeps words apart
@@ -144,20 +152,43 @@ export function seatMarker(p, cx, cy, r, { fill = null, label = null } = {}) {
     s("text", { x: cx, y: cy + dy, "text-anchor": "middle", "font-size": (r * (text.length > 1 ? 1.05 : 1.35)).toFixed(2), "font-weight": 700, fill: fill ? "#fff" : seatInk(p), "aria-hidden": "true", text }));
 }
 
-/** A face-up card: a title at the top, a big mark in the middle, a footer; `colour` frames it. */
+/** The font size (SVG units) at which `text` fits `width` units, at most `largest`: a word is
+ * never cut off at a card's edge, it gets smaller. */
+export function fittingSize(text, width, largest, bold = false) {
+  const em = bold ? 0.62 : 0.58;  // an average glyph's width in ems, generous for capitals
+  return Math.min(largest, width / (Math.max(1, text.length) * em));
+}
+
+/** A face-up card: a title at the top, a big mark in the middle, a footer; `colour` frames it.
+ * A footer "A / B" too long for one line goes on two; every text is sized to fit the card. */
 export function faceCard({ title = "", big = "", footer = "", colour = "#444", cls = "card", tip = null, data = {} }) {
   const attrs = { class: cls, viewBox: "0 0 60 90" };
   for (const [key, value] of Object.entries(data)) attrs[`data-${key}`] = value;
+  const lines = footer.length > 12 && footer.includes(" / ") ? footer.split(" / ").map((l, i, all) => (i < all.length - 1 ? `${l} /` : l)) : [footer];
+  const footerSize = Math.min(...lines.map((line) => fittingSize(line, 52, 8)));
   return s("svg", attrs,
     s("title", { text: tip || [title, big, footer].filter(Boolean).join(" ") }),
     s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffdf6", stroke: colour, "stroke-width": 2.5 }),
     s("rect", { x: 5, y: 5, width: 50, height: 17, rx: 3, fill: colour, opacity: 0.16 }),
-    s("text", { x: 30, y: 17, "text-anchor": "middle", "font-size": title.length > 10 ? 6.5 : title.length > 7 ? 8 : 9.5, "font-weight": 700, fill: "#333", text: title }),
+    s("text", { x: 30, y: 17, "text-anchor": "middle", "font-size": fittingSize(title, 48, 9.5, true).toFixed(2), "font-weight": 700, fill: "#333", text: title }),
     s("text", { x: 30, y: 60, "text-anchor": "middle", "font-size": String(big).length > 2 ? 20 : 30, "font-weight": 800, fill: colour, text: String(big) }),
-    footer ? s("text", { x: 30, y: 82, "text-anchor": "middle", "font-size": footer.length > 12 ? 6.5 : 8, fill: colour, text: footer }) : null);
+    footer ? lines.map((line, i) => s("text", { x: 30, y: 84 - (lines.length - 1 - i) * (footerSize + 1), "text-anchor": "middle", "font-size": footerSize.toFixed(2), fill: colour, text: line })) : null);
 }
 
 /** The name of a seat as a coloured chip. */
 export function seatChip(p, seatName) {
-  return h("span", { class: "seat-chip", "data-mark": String(p + 1), "data-shape": seatShape(p), style: { "--seat": seatColour(p), "--seat-ink": seatInk(p) }, text: seatName(p) });
+  const title = seatName.title ? seatName.title(p) : null;   // a bot's spec, for the curious
+  return h("span", { class: "seat-chip", "data-mark": String(p + 1), "data-shape": seatShape(p), title, style: { "--seat": seatColour(p), "--seat-ink": seatInk(p) }, text: seatName(p) });
+}
+
+/** The game's own words in the page's language (`texts` of /api/games/<game>?lang=, from the
+ * game's texts.toml; glossary terms as "@key"): `say(key, params)` fills `{name}` parameters,
+ * and a pair [one, other] is chosen by the count `n`. A key the game lacks shows as itself. */
+export function gameSay(texts) {
+  return (key, params = {}) => {
+    let template = (texts || {})[key];
+    if (template === undefined) return key;
+    if (Array.isArray(template)) template = params.n === 1 ? template[0] : template[1];
+    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  };
 }

@@ -73,3 +73,5 @@ function addPicker() {
 document.documentElement.lang = lang;
 translatePage();
 addPicker();
+// The page is shown once it speaks the reader's language (style.css hides it until then).
+document.body.classList.remove("translating");

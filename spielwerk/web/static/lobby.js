@@ -6,6 +6,7 @@
 // under "Abandoned tables".
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
+import { botSeat } from "/static/narration.js";
 
 const el = (id) => document.getElementById(id);
 let games = [];
@@ -29,12 +30,17 @@ function currentGame() {
 function renderOptions() {
   const game = currentGame();
   el("game-rules").href = `${game.rules_url}?lang=${lang}`;
+  // Every option by its name in the page's language, its values in words (a seat counted
+  // from 1, "yes", "descending"), never as the game's keys.
+  const worded = (option, value) => (option.value_labels || {})[String(value)] ?? String(value);
   el("options").replaceChildren(...game.options.flatMap((option) => {
     const id = `option-${option.name}`;
     let input;
-    if (option.choices) {
+    if (option.seat) {
+      input = h("select", { id, class: "seat-option", "data-option": option.name, "data-type": option.type, "data-default": option.default });
+    } else if (option.choices) {
       input = h("select", { id, "data-option": option.name, "data-type": option.type },
-        option.choices.map((c) => h("option", { value: String(c), selected: c === option.default, text: String(c) })));
+        option.choices.map((c) => h("option", { value: String(c), selected: c === option.default, text: worded(option, c) })));
     } else if (option.type === "bool") {
       input = h("input", { id, type: "checkbox", "data-option": option.name, "data-type": "bool", checked: option.default });
     } else {
@@ -43,7 +49,7 @@ function renderOptions() {
         min: option.minimum, max: option.maximum, "data-option": option.name, "data-type": option.type,
       });
     }
-    return [h("label", { for: id, title: option.help, text: option.name.replace(/_/g, " ") }),
+    return [h("label", { for: id, title: option.help, text: option.label }),
       h("span", { class: "row" }, input, h("span", { class: "muted small", text: option.help }))];
   }));
   const players = el("players");
@@ -59,14 +65,31 @@ function renderOptions() {
 function renderSeats() {
   const game = currentGame();
   const n = Number(el("players").value);
+  // A seat option (the start player) offers the seats of this many players.
+  for (const select of document.querySelectorAll("#options select.seat-option")) {
+    const option = game.options.find((o) => o.name === select.dataset.option);
+    const chosen = select.options.length ? Number(select.value) : Number(select.dataset.default);
+    select.replaceChildren(...Array.from({ length: n }, (_, p) => h("option", { value: String(p), text: option.value_labels[String(p)] })));
+    select.value = String(Math.min(chosen, n - 1));
+  }
   const old = [...document.querySelectorAll("#seats select")].map((s) => s.value);
-  const fallback = game.bots.find((b) => b.spec === "heuristic") || game.bots[0];
+  // A new seat gets the easiest level: a first game against bots should be a gentle one.
+  const fallback = game.bots[0];
   el("seats").replaceChildren(...Array.from({ length: n }, (_, seat) => {
-    const select = h("select", { id: `seat-${seat}`, "aria-label": t("lobby.seat_select", { n: seat + 1 }) },
+    const about = h("span", { class: "muted small bot-about", id: `seat-${seat}-about` });
+    const select = h("select", { id: `seat-${seat}`, "aria-label": t("lobby.seat_select", { n: seat + 1 }), "aria-describedby": about.id },
       h("option", { value: "human", text: t("lobby.human") }),
-      game.bots.map((b) => h("option", { value: `bot:${b.spec}`, text: t("lobby.bot_option", { label: b.label }) })));
-    select.value = old[seat] || (seat === 0 ? "human" : `bot:${fallback.spec}`);
-    return h("div", { class: "row" }, h("span", { text: t("seat.n", { n: seat + 1 }) }), select);
+      game.bots.map((b) => h("option", { value: `bot:${b.spec}`, "data-level": b.level, title: b.tech, text: t("lobby.bot_option", { label: b.label }) })));
+    const known = [...select.options].some((o) => o.value === old[seat]);
+    select.value = known ? old[seat] : (seat === 0 ? "human" : `bot:${fallback.spec}`);
+    const describe = () => {
+      const bot = game.bots.find((b) => `bot:${b.spec}` === select.value);
+      about.textContent = bot ? bot.about : "";
+      if (bot) about.title = bot.tech; else about.removeAttribute("title");
+    };
+    select.addEventListener("change", describe);
+    describe();
+    return h("div", { class: "row" }, h("span", { text: t("seat.n", { n: seat + 1 }) }), select, about);
   }));
 }
 
@@ -79,7 +102,11 @@ async function createTable(event) {
   }
   const seats = [...document.querySelectorAll("#seats select")].map((select) =>
     select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value.slice(4) });
-  const request = { game: el("game").value, options, seats };
+  const request = {
+    game: el("game").value, options, seats,
+    move_clock: Number(el("move-clock").value), spectator_chat: el("spectator-chat").checked,
+    hints: el("allow-hints").checked,
+  };
   const mine = seats.findIndex((s) => s.kind === "human");
   if (mine >= 0) request.claim = mine;    // the creator plays the first human seat
   const name = el("player-name").value.trim();
@@ -135,13 +162,13 @@ function ago(seconds) {
   return seconds < 60 ? t("lobby.just_now") : t("lobby.ago", { time: span(seconds) });
 }
 
-function seatChips(table, tokens, botLabels) {
+function seatChips(table, tokens, info) {
   return table.seats.map((s) => {
-    const who = s.kind === "bot" ? t("lobby.seat_bot", { label: botLabels[s.bot] || s.bot })
-      : s.claimed ? (s.name || t("lobby.a_player")) : t("lobby.open_seat");
+    const bot = s.kind === "bot" ? botSeat(info, s.bot, s.seat) : null;
+    const who = bot ? bot.text : s.claimed ? (s.name || t("lobby.a_player")) : t("lobby.open_seat");
     const mine = tokens[s.seat] ? t("lobby.you_suffix") : "";
     const cls = s.kind === "bot" ? "bot" : s.claimed ? "human" : "human open";
-    return h("span", { class: `chip ${cls}`, "data-seat": s.seat, text: t("lobby.seat_chip", { n: s.seat + 1, who, mine }) });
+    return h("span", { class: `chip ${cls}`, "data-seat": s.seat, title: bot ? bot.title : null, text: t("lobby.seat_chip", { n: s.seat + 1, who, mine }) });
   });
 }
 
@@ -153,7 +180,7 @@ function stateChip(table) {
 }
 
 /** One table of the list: a row per table, `recent` for finished games (ended when, replay). */
-function tableList(id, tables, mine, titles, botLabels, recent = false) {
+function tableList(id, tables, mine, infos, recent = false) {
   return h("table", { class: "tables", id },
     h("thead", {}, h("tr", {},
       h("th", { text: recent ? t("lobby.col_ended") : t("lobby.col_started") }), h("th", { text: t("lobby.col_game") }),
@@ -163,8 +190,8 @@ function tableList(id, tables, mine, titles, botLabels, recent = false) {
       const own = Object.keys(tokens).length > 0;
       return h("tr", { "data-table": row.id, class: own ? "own" : null },
         h("td", { class: "age", text: ago(recent ? row.idle : row.age) }),
-        h("td", { class: "game", text: titles[row.game] || row.game }),
-        h("td", { class: "seat-cell" }, seatChips(row, tokens, botLabels)),
+        h("td", { class: "game", text: infos[row.game] ? infos[row.game].title : row.game }),
+        h("td", { class: "seat-cell" }, seatChips(row, tokens, infos[row.game])),
         h("td", {}, stateChip(row)),
         h("td", { class: "links" },
           recent ? h("a", { href: `/table/${row.id}/replay`, class: "replay-link", text: t("lobby.replay") }) : null,
@@ -184,8 +211,7 @@ async function loadTables() {
   const response = await fetch(`/api/tables${include ? `?include=${encodeURIComponent(include)}` : ""}`);
   if (!response.ok) return;  // the database did not answer: keep the list as it was
   const tables = await response.json();
-  const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
-  const botLabels = Object.fromEntries(games.flatMap((g) => g.bots.map((b) => [b.spec, b.label])));
+  const infos = Object.fromEntries(games.map((g) => [g.name, g]));
   const own = (t) => Object.keys(mine[t.id] || {}).length > 0;
   const byOwn = (a, b) => Number(own(b)) - Number(own(a));
   const unfinished = tables.filter((t) => t.state !== "finished");
@@ -194,7 +220,7 @@ async function loadTables() {
   const abandoned = unfinished.filter((t) => !own(t) && t.state === "abandoned");
   // Finished games, your own first, then the most recently ended.
   const recent = tables.filter((t) => t.state === "finished").sort((a, b) => byOwn(a, b) || a.idle - b.idle);
-  const args = [mine, titles, botLabels];
+  const args = [mine, infos];
   el("tables").replaceChildren(...[
     ...section(t("lobby.your_tables"), "my-tables", yours, ...args),
     ...section(yours.length ? t("lobby.other_tables") : t("lobby.open_tables"), "open-tables", others, ...args),

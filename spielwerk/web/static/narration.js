@@ -6,26 +6,41 @@ import { t } from "/static/i18n.js";
 const SEAT_KEYS = new Set(["seat", "winner", "victim", "seats"]);
 const isSeatKey = (key) => SEAT_KEYS.has(key) || key.endsWith("_seat");
 
+/** A bot's seat as the game names it ("Ben (Hard bot)", „Ben (schwerer Bot)“) and, for a
+ * tooltip, what it is technically (its seat spec and rating). `info` is the game's entry of
+ * /api/games: its four levels name each seat; any other spec is a "bot" (or "random bot"). */
+export function botSeat(info, spec, seat) {
+  const level = info && (info.bots || []).find((b) => b.spec === spec);
+  if (level) return { text: level.seats[seat], title: level.tech };
+  const other = info && info.other_bots && info.other_bots[spec === "random" ? "random" : "other"];
+  // A random bot's name says all there is ("Clara (random bot)"); another spec is technical.
+  return { text: other ? other[seat] : t("seat.n", { n: seat + 1 }), title: spec === "random" ? null : spec };
+}
+
 /** Names for the seats of a table as one viewer sees them. `names()` gives the seats' display
- * names now (they change while people claim seats). */
-export function seatNamer(seats, names, viewer) {
+ * names now (they change while people claim seats); `info` (the game's /api/games entry)
+ * names the bots. */
+export function seatNamer(seats, names, viewer, info = null) {
+  const bot = (p) => (seats && seats[p] && seats[p].kind === "bot" ? botSeat(info, seats[p].bot, p) : null);
   /** A seat in a label or a panel: your own is "You". */
   const seatName = (p) => {
     const seat = seats && seats[p];
     const name = names()[p] || (seat && seat.name);
     let label = name || t("seat.n", { n: p + 1 });
-    if (seat && seat.kind === "bot") label = t("seat.bot", { n: p + 1, bot: seat.bot });
+    if (bot(p)) label = bot(p).text;
     return p === viewer ? (name ? t("seat.name_you", { name }) : t("seat.you")) : label;
   };
+  /** What a seat's name stands for, as a tooltip: a bot's spec and rating (else null). */
+  seatName.title = (p) => (bot(p) ? bot(p).title : null);
   /** A seat as the subject of a log line: your own is "Ada (you)", not "You" ("You plays"). */
   const logName = (p) => {
     if (p !== viewer) return seatName(p);
     return t("seat.name_you", { name: names()[p] || t("seat.n", { n: p + 1 }) });
   };
-  /** A game's text ("seat 2 plays red-7", „Platz 2 spielt Rot 7“: seats as the rules count
-   * them, from 0) with its seats named as on the page. */
+  /** A game's text ("seat 2 plays Red 7", „Platz 2 spielt Rot 7“: seats counted from 1, as
+   * people count them) with its seats named as on the page. */
   const nameSeats = (text) => text.replace(/\b(?:seat|Platz) (\d+)\b/g, (whole, n) =>
-    seats && Number(n) < seats.length ? logName(Number(n)) : whole);
+    seats && Number(n) >= 1 && Number(n) <= seats.length ? logName(Number(n) - 1) : whole);
   return { seatName, logName, nameSeats };
 }
 
@@ -62,20 +77,53 @@ export function eventMarks(ev) {
 }
 
 /** Every seat panel a renderer drew (`.seat[data-seat]`) in its seat's colour, the same colour
- * as the seat's pieces on the board and its lines in the log. */
-export function colourSeats(root) {
+ * as the seat's pieces on the board and its lines in the log; a bot's panel heading carries
+ * what the bot is technically as a tooltip (`seatName.title`). */
+export function colourSeats(root, seatName = null) {
   for (const node of root.querySelectorAll(".seat[data-seat]")) {
-    node.style.setProperty("--seat", seatColour(Number(node.dataset.seat)));
+    const p = Number(node.dataset.seat);
+    node.style.setProperty("--seat", seatColour(p));
+    const title = seatName && seatName.title ? seatName.title(p) : null;
+    const heading = node.querySelector("h3");
+    if (title && heading) heading.title = title;
   }
 }
 
-/** One log line: the action's text and, under it, what it made happen. */
-export function logItem(line, { nameSeats, words, mine }) {
-  const events = (line.events || []).filter((ev) => !ev.quiet);
-  const bySeat = typeof line.actor === "number";
-  const cls = [mine ? "mine" : null, bySeat ? "by-seat" : null].filter(Boolean).join(" ") || null;
-  return h("li", { class: cls, value: line.i + 1, "data-i": line.i, style: bySeat ? { "--seat": seatColour(line.actor) } : null },
-    h("span", { class: "line", text: nameSeats(line.text) }),
+/** The log as a page shows it: one entry per action's line, except that consecutive lines
+ * whose events fold into the same group (the game's `folded` events: a deal, a trick) are one
+ * entry, `{group, lines}`. */
+export function foldLog(lines) {
+  const entries = [];
+  for (const line of lines) {
+    const fold = (line.events || []).find((ev) => ev.fold);
+    const group = fold ? fold.fold.group : null;
+    const last = entries.at(-1);
+    if (group !== null && last && last.group === group) last.lines.push(line);
+    else entries.push({ group, lines: [line] });
+  }
+  return entries;
+}
+
+/** One entry of the log: the action's text (a group's: the newest text of each of its parts)
+ * and, under it, what it made happen; `mine(actor)` marks this seat's own lines. */
+export function logItem(entry, { nameSeats, words, mine }) {
+  const { lines } = entry;
+  let text = nameSeats(lines[0].text);
+  if (entry.group !== null) {
+    const parts = new Map();
+    for (const line of lines) {
+      for (const ev of line.events || []) if (ev.fold && ev.fold.part !== null) parts.set(ev.fold.part, words(ev));
+    }
+    text = [...parts.values()].join("; ");
+  }
+  // Under it what it made happen; a fold's text is the entry's own (never told twice).
+  const events = lines.flatMap((line) => (line.events || []).filter((ev) => !ev.quiet && !ev.fold));
+  const actors = new Set(lines.map((line) => line.actor));
+  const actor = actors.size === 1 ? lines[0].actor : null;
+  const bySeat = typeof actor === "number";
+  const cls = [bySeat && mine(actor) ? "mine" : null, bySeat ? "by-seat" : null].filter(Boolean).join(" ") || null;
+  return h("li", { class: cls, value: lines[0].i + 1, "data-from": lines[0].i, "data-i": lines.at(-1).i, style: bySeat ? { "--seat": seatColour(actor) } : null },
+    h("span", { class: "line", text }),
     events.map((ev) => h("span", { class: "event", "data-event": ev.key, text: words(ev) })));
 }
 
@@ -102,14 +150,6 @@ export function resultNodes(result, explained, seatName, words) {
   ].filter(Boolean);
 }
 
-/** The game's own words in the page's language (`texts` of /api/games/<game>?lang=, from the
- * game's texts.toml; glossary terms as "@key"): `say(key, params)` fills `{name}` parameters,
- * and a pair [one, other] is chosen by the count `n`. A key the game lacks shows as itself. */
-export function gameSay(texts) {
-  return (key, params = {}) => {
-    let template = (texts || {})[key];
-    if (template === undefined) return key;
-    if (Array.isArray(template)) template = params.n === 1 ? template[0] : template[1];
-    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
-  };
-}
+// The game's own words (`gameSay`) are drawn by the board scripts too, on pages without the
+// shell's words (the rules page): they live in dom.js.
+export { gameSay } from "/static/dom.js";

@@ -4,7 +4,9 @@
 // the step and the viewer (#step=12&seat=1), so a position can be shared.
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
-import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { chatLineNode } from "/static/chat.js";
+import { createReview } from "/static/review.js";
 
 const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 const api = parts[0] === "table"
@@ -16,10 +18,19 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 let meta = null;           // the replay's summary for this viewer: seats, names, steps, log
 let renderer = null;
 let info = null;
-let viewer = fragment.has("seat") ? Number(fragment.get("seat")) : null;
+// The viewer from the address: a seat's number as the rules count it (from 0), else the
+// spectator; a seat the game does not have falls back to the spectator once the seats are known.
+let viewer = /^\d+$/.test(fragment.get("seat") || "") ? Number(fragment.get("seat")) : null;
 let step = 0;
 let shown = null;          // the step message drawn now
 let loading = 0;           // the newest step asked for (answers to older requests are dropped)
+
+// The Review panel (a table's replay only): the viewer's seat's review, its marks on the log.
+const review = createReview({
+  panel: el("review"), tableId: parts[0] === "table" ? parts[1] : null,
+  go: (target) => go(target).catch((e) => fail(String(e.message || e))), names: () => names(), lang,
+});
+review.onChange(() => { if (shown) draw(); });
 
 function fail(text) {
   el("toast").textContent = text;
@@ -35,7 +46,13 @@ async function getJson(url) {
 }
 
 async function load() {
-  meta = await getJson(api + query());
+  try {
+    meta = await getJson(api + query());
+  } catch (error) {
+    if (viewer === null) throw error;
+    viewer = null;                          // no such seat: as a spectator
+    meta = await getJson(api + query());
+  }
   if (!renderer) {
     [renderer, info] = await Promise.all([
       import(meta.renderer),
@@ -46,10 +63,13 @@ async function load() {
   el("game-title").textContent = t("replay.title", { title });
   document.title = `${t("replay.title", { title })} · spielwerk`;
   const select = el("viewer");
+  // The seats by their names as at the table (not "you": the picker says whose eyes these are).
+  const { seatName } = seatNamer(meta.seats.map((s, p) => ({ ...s, name: meta.names[p] })), () => meta.names, null);
   select.replaceChildren(h("option", { value: "", text: t("replay.spectator") }),
-    meta.seats.map((s) => h("option", { value: String(s.seat), text: names().seatName(s.seat) })));
+    ...meta.seats.map((s) => h("option", { value: String(s.seat), text: seatName(s.seat) })));
   select.value = viewer === null ? "" : String(viewer);
   el("slider").max = String(meta.steps);
+  review.view(viewer);
   const wanted = fragment.has("step") ? Number(fragment.get("step")) : meta.steps;
   await go(Math.min(Math.max(0, wanted), meta.steps));
 }
@@ -61,7 +81,7 @@ function query() {
 
 function names() {
   const seats = meta.seats.map((s, p) => ({ ...s, name: meta.names[p] }));
-  return seatNamer(seats, () => meta.names, viewer);
+  return seatNamer(seats, () => meta.names, viewer, info);
 }
 
 async function go(target) {
@@ -85,13 +105,22 @@ function draw() {
   el("current").textContent = line ? nameSeats(line.text) : t("replay.start");
   const movers = shown.to_move;
   el("status").className = "status";
+  // Nobody to decide: the next step is luck's (a card, a die), told by its line in the log.
+  const next = meta.log[step];
   el("status").textContent = shown.over ? t("page.game_over")
-    : movers.length ? t("page.to_move", { seats: movers.map((p) => seatName(p)).join(", ") }) : t("replay.waiting_chance");
+    : movers.length ? t("page.to_move", { seats: movers.map((p) => seatName(p)).join(", ") })
+      : next ? t("replay.next", { text: nameSeats(next.text) }) : "";
   el("result").hidden = !shown.result;
-  if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words));
+  if (shown.result) el("result").replaceChildren(...resultNodes(shown.result, shown.explanation, seatName, words), review.resultNode() || "");
   const lines = meta.log.slice(0, step);
-  el("log").replaceChildren(...lines.map((l) => logItem(l, { nameSeats, words, mine: viewer !== null && l.actor === viewer })));
+  el("log").replaceChildren(...foldLog(lines).map((entry) => logItem(entry, { nameSeats, words, mine: (actor) => actor === viewer })));
+  review.decorate(el("log"));
   el("log").scrollTop = el("log").scrollHeight;
+  // The table's chat as it stood at this step (a finished table's; a record file has none).
+  const said = (meta.chat || []).filter((c) => c.step <= step);
+  el("replay-chat").hidden = !(meta.chat || []).length;
+  el("chat-lines").replaceChildren(...said.map((c) => chatLineNode(c, seatName, viewer)));
+  el("chat-lines").scrollTop = el("chat-lines").scrollHeight;
   const ctx = {
     view: shown.view, seat: viewer, legal: [], toMove: movers, over: shown.over,
     result: shown.result, table: { ...meta, id: null }, info, data: info.data || {}, seatName,
@@ -104,7 +133,7 @@ function draw() {
     drawn = { node: h("p", { class: "toast", text: t("page.board_error", { error }) }) };
   }
   el("board").replaceChildren(drawn.node);
-  colourSeats(el("board"));
+  colourSeats(el("board"), seatName);
   if (line) {
     for (const ev of line.events || []) {
       for (const mark of eventMarks(ev)) for (const node of el("board").querySelectorAll(mark)) node.classList.add("flash");
@@ -128,4 +157,4 @@ document.addEventListener("keydown", (event) => {
   if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
 });
 
-load().catch((e) => fail(String(e.message || e)));
+load().then(() => review.loadHints()).catch((e) => fail(String(e.message || e)));

@@ -4,7 +4,10 @@
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
-import { seatNamer, eventText, eventMarks, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { botSeat, seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { chatPanel } from "/static/chat.js";
+import { presencePanel } from "/static/presence.js";
+import { createHints } from "/static/hints.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -17,7 +20,7 @@ const el = (id) => document.getElementById(id);
 const ui = {
   title: el("game-title"), seat: el("seat-label"), rules: el("rules-link"), conn: el("conn"),
   toast: el("toast"), notice: el("notice"), trouble: el("trouble"), devices: el("devices"), claim: el("claim"), status: el("status"), result: el("result"), board: el("board"),
-  actions: el("actions"), log: el("log"),
+  actions: el("actions"), log: el("log"), undo: el("undo"),
 };
 
 let socket = null;
@@ -41,14 +44,29 @@ const FINAL = {
   4400: t("table.final_4400"),
   4403: t("table.final_4403"),
   4404: t("table.final_4404"),
+  4410: t("table.final_4410"),   // a spectator let go: nothing happened at the table for long
 };
 
 // Seats are numbered from 1 on the page (the rules count from 0); a claimed seat shows its
 // player's name, a bot its level, your own seat "(you)".
-const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat);
+const namer = () => seatNamer(table && table.seats, () => (latest && latest.names) || [], mySeat, info);
 const seatName = (p) => namer().seatName(p);
+seatName.title = (p) => namer().seatName.title(p);    // a bot's spec and rating, as a tooltip
+const chat = chatPanel(el("chat-panel"), { send: (m) => send(m), seatName: (p) => seatName(p), tableId });
+const presence = presencePanel(el("presence-panel"), { send: (m) => send(m), seatName: (p) => seatName(p) });
 const logName = (p) => namer().logName(p);
 const nameSeats = (text) => namer().nameSeats(text);
+
+/** A refusal in the page's language: the server names it by a code (its English `message` is
+ * for programs and logs); one the page does not know is said in general words. */
+function refusalText(message) {
+  const key = `error.${message.code || "refused"}`;
+  const text = t(key);
+  return text === key ? t("error.refused") : text;
+}
+
+const hints = createHints({ panel: el("hints"), tableId, token: () => token, send: (m) => send(m), nameSeats, seatName });
+hints.onUsed(() => { if (latest && renderer) render(); });
 
 function showToast(text) {
   ui.toast.textContent = text;
@@ -182,8 +200,9 @@ function applyFlashes() {
   }
 }
 
-/** The game's title in the page's language (from /api/games/<game>), the server's until then. */
-function gameTitle() { return (info && info.title) || table.title; }
+/** The game's title in the page's language (from /api/games/<game>; until it has come, the
+ * page shows none rather than the server's English one). */
+function gameTitle() { return (info && info.title) || ""; }
 
 async function onMessage(message) {
   if (message.type === "welcome") {
@@ -192,10 +211,12 @@ async function onMessage(message) {
     mySeat = message.seat;
     ui.log.replaceChildren();            // the server sends the whole log again
     logLines.length = 0;
-    ui.title.textContent = gameTitle();
-    document.title = `${gameTitle()} · spielwerk`;
+    logEntries = [];
     ui.rules.href = `${table.rules_url}?lang=${lang}`;
     ui.seat.textContent = mySeat === null ? t("table.spectator") : t("seat.n", { n: mySeat + 1 });
+    chat.welcome(message);
+    presence.welcome(message);
+    hints.welcome(mySeat);
     if (!renderer) {
       [renderer, info] = await Promise.all([
         import(table.renderer),
@@ -220,7 +241,14 @@ async function onMessage(message) {
     if (waiting && awaitVersion !== null && message.version >= awaitVersion) setWaiting(false);
     document.body.dataset.version = String(message.version);
     document.body.dataset.over = String(message.over);
+    presence.update(message);
+    chat.redraw();
+    hints.state(message);
     if (renderer) render();
+  } else if (message.type === "chat") {
+    chat.add(message.lines);
+  } else if (hints.message(message)) {
+    // a hint for this seat: the hints panel shows it
   } else if (message.type === "ok") {
     if (message.ref !== sentRef) return;
     if (latest && latest.version >= message.version) {
@@ -234,7 +262,7 @@ async function onMessage(message) {
   } else if (message.type === "error") {
     if (message.ref === undefined || message.ref === sentRef) setWaiting(false);
     if (!table) return;                  // before the welcome: the close code tells what went wrong
-    showToast(message.message);
+    showToast(refusalText(message));
     if (latest && renderer) render();
   }
 }
@@ -250,31 +278,42 @@ function showNotice(notice, version) {
   if (!notice) return;
   const text = notice.seat === mySeat ? t("table.you_took_back") : t("table.took_back", { seat: seatName(notice.seat) });
   ui.notice.textContent = text;
+  // It floats over the page for a while; the log keeps it.
+  clearTimeout(showNotice.timer);
+  showNotice.timer = setTimeout(() => { ui.notice.hidden = true; }, 6000);
   ui.log.append(h("li", { class: "notice", text }));
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
 const logLines = [];       // every log line received, to write again once names are known
+let logEntries = [];       // the log as shown: lines folded into groups (a deal, a trick)
 
-function logEntry(line) {
-  return logItem(line, { nameSeats, words, mine: mySeat !== null && line.actor === mySeat });
+function logEntry(entry) {
+  return logItem(entry, { nameSeats, words, mine: (actor) => mySeat !== null && actor === mySeat });
 }
 
 function appendLog(lines, fresh) {
   for (const line of lines) {
     logLines.push(line);
-    ui.log.append(logEntry(line));
     // Only what just happened is highlighted, not the history sent on (re)connecting.
     if (fresh) {
       const until = performance.now() + 1600;
       for (const ev of line.events || []) for (const mark of eventMarks(ev)) flashes.set(mark, until);
     }
   }
+  // A line that folds into the last entry's group rewrites that entry; the others are added.
+  const entries = foldLog(logLines);
+  const kept = entries.length && logEntries.length ? Math.min(entries.length, logEntries.length) - 1 : 0;
+  const items = ui.log.querySelectorAll(":scope > li:not(.notice)");
+  for (let k = kept; k < items.length; k++) items[k].remove();
+  ui.log.append(...entries.slice(kept).map(logEntry));
+  logEntries = entries;
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
 function rewriteLog() {
-  ui.log.replaceChildren(...logLines.map(logEntry));
+  logEntries = foldLog(logLines);
+  ui.log.replaceChildren(...logEntries.map(logEntry));
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
@@ -292,13 +331,13 @@ function renderStatus() {
   if (!state) return;
   // The server could not save its own move (a bot's, a card drawn): it retries by itself.
   ui.trouble.hidden = !state.trouble;
-  ui.trouble.textContent = state.trouble || "";
+  ui.trouble.textContent = state.trouble ? t("table.trouble") : "";
   const devices = state.devices || 1;
   ui.devices.hidden = devices < 2;
   ui.devices.textContent = devices < 2 ? "" : t("table.devices", { n: devices });
   ui.status.className = "status";
   if (state.broken) {
-    ui.status.textContent = state.broken;
+    ui.status.textContent = t("table.broken");
     return;
   }
   if (state.over) {
@@ -332,6 +371,7 @@ function renderResult() {
       : null;
   ui.result.replaceChildren(...[
     ...resultNodes(result, latest.explanation, seatName, words),
+    hints.resultNode(),
     again,
     h("p", {},
       h("a", { id: "replay", href: `/table/${encodeURIComponent(tableId)}/replay${mySeat === null ? "" : `#seat=${mySeat}`}`, text: t("table.watch_replay") }),
@@ -344,14 +384,22 @@ function renderResult() {
 
 let handled = new Set();
 
+/** The legal actions with the seats in their labels named as on the page ("Be last: Ada
+ * starts the next round"). */
+function namedLegal() {
+  return (latest ? latest.legal : []).map((entry) => ({ ...entry, text: nameSeats(entry.text) }));
+}
+
 function renderActions() {
-  const legal = latest ? latest.legal : [];
+  const legal = namedLegal();
   const rest = legal.filter((entry) => !handled.has(entry.id));
-  const takeBack = latest && latest.may_undo
-    ? h("button", { type: "button", id: "undo", class: "small", disabled: waiting, onclick: undo, text: t("table.take_back") })
-    : null;
+  // "Take back" keeps its place beside the heading: it shows only when the rule allows it
+  // for the newest move (the server decides), and nothing moves when it comes or goes.
+  const offered = Boolean(latest && latest.may_undo);
+  ui.undo.classList.toggle("offered", offered);
+  ui.undo.disabled = !offered || waiting || !online;
   if (!legal.length) {
-    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? t("table.watching") : t("table.nothing_to_do") }), ...(takeBack ? [takeBack] : []));
+    ui.actions.replaceChildren(h("span", { class: "muted small", text: mySeat === null ? t("table.watching") : t("table.nothing_to_do") }));
     return;
   }
   const hint = rest.length < legal.length
@@ -361,7 +409,7 @@ function renderActions() {
     ...rest.map((entry) => h("button", {
       type: "button", class: "legal", "data-action-id": entry.id, disabled: waiting,
       onclick: () => act(entry.action), text: entry.text,
-    })), ...(takeBack ? [takeBack] : []));
+    })));
 }
 
 function render() {
@@ -370,7 +418,7 @@ function render() {
   const ctx = {
     view: latest.view,
     seat: mySeat,
-    legal: waiting ? [] : latest.legal,
+    legal: waiting ? [] : namedLegal(),
     toMove: latest.to_move,
     over: latest.over,
     result: latest.result,
@@ -391,7 +439,7 @@ function render() {
   }
   handled = drawn.handled || new Set();
   ui.board.replaceChildren(drawn.node);
-  colourSeats(ui.board);
+  colourSeats(ui.board, seatName);
   applyFlashes();
   renderActions();
   keepFocus();
@@ -417,33 +465,81 @@ function rememberSeat(seat, seatToken, id = tableId) {
   localStorage.setItem(SEATS, JSON.stringify(all));
 }
 
-// An invitation: ask for a name, claim the seat (the server answers with a token of our own),
-// then play with that token; the invitation is used up.
-function offerClaim() {
+// An invitation: first ask the server what it opens (read only). A used invitation, or another
+// table's, is refused at once, in the page's words; a good one shows who invites you to which
+// game and who sits at the table, then asks for a name and claims the seat (the server answers
+// with a token of our own); the invitation is used up.
+async function offerClaim() {
+  ui.status.textContent = t("table.checking_invitation");
+  const url = `/api/tables/${encodeURIComponent(tableId)}`;
+  const post = (path, body) => fetch(`${url}${path}`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  });
+  const response = await post("/invitation", { invitation });
+  const invited = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    showFatal(invited.code === "no_table" ? FINAL[4404] : refusalText(invited));
+    return;
+  }
+  const game = await fetch(`/api/games/${encodeURIComponent(invited.game)}?lang=${encodeURIComponent(lang)}`)
+    .then((r) => r.json()).catch(() => ({}));
+  const title = game.title || invited.game;
+  ui.title.textContent = title;
+  document.title = `${title} · spielwerk`;
+  const names = invited.seats.map((seat) => seat.name);
+  const { seatName } = seatNamer(invited.seats, () => names, null);
+  el("claim-heading").textContent = invited.host === null
+    ? t("table.invited_to", { game: title })
+    : t("table.invited_by", { host: names[invited.host] || seatName(invited.host), game: title });
+  el("claim-seats").replaceChildren(...invited.seats.map((seat) => {
+    const n = seat.seat + 1;
+    let text = seatName(seat.seat);
+    if (seat.seat === invited.seat) text = t("table.invited_your_seat", { n });
+    else if (seat.kind === "human" && !seat.claimed) text = t("table.invited_open_seat", { n });
+    else if (seat.kind === "human") text = t("table.invited_seat", { n, name: text });
+    return h("li", { class: seat.seat === invited.seat ? "yours" : null }, text);
+  }));
   ui.status.textContent = t("table.take_seat_status");
   ui.claim.hidden = false;
+  listClaimSeats();
   el("claim-name").value = localStorage.getItem(NAME) || "";
+  el("claim-name").focus();
   ui.claim.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = el("claim-name").value.trim();
-    const body = name ? { invitation, name } : { invitation };
-    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/claim`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-    });
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      el("claim-error").replaceChildren(answer.message || t("table.claim_failed"), " · ",
+    const claimed = await post("/claim", name ? { invitation, name } : { invitation });
+    const answer = await claimed.json().catch(() => ({}));
+    if (!claimed.ok) {
+      el("claim-error").replaceChildren(answer.code ? refusalText(answer) : t("table.claim_failed"), " · ",
         h("a", { href: `/table/${encodeURIComponent(tableId)}`, text: t("table.watch_table") }));
       el("claim-error").hidden = false;
       return;
     }
     if (name) localStorage.setItem(NAME, name);
+    if (answer.table && answer.table !== tableId) {
+      // The invitation had moved on to the table's rematch: the seat is there.
+      rememberSeat(answer.seat, answer.token, answer.table);
+      location.assign(answer.url);
+      return;
+    }
     token = answer.token;
     rememberSeat(answer.seat, token);
     history.replaceState(null, "", `#token=${token}`);
     ui.claim.hidden = true;
     connect();
   });
+}
+
+/** Who sits at the table one is invited to: the players by name, the bots by their level. */
+async function listClaimSeats() {
+  const summary = await fetch(`/api/tables/${encodeURIComponent(tableId)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  if (!summary) return;
+  const game = await fetch(`/api/games/${encodeURIComponent(summary.game)}?lang=${encodeURIComponent(lang)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  el("claim-seats").replaceChildren(...summary.seats.map((s) => {
+    const bot = s.kind === "bot" ? botSeat(game, s.bot, s.seat) : null;
+    const who = bot ? bot.text : s.claimed ? (s.name || t("lobby.a_player")) : t("lobby.open_seat");
+    return h("li", { "data-seat": s.seat, title: bot ? bot.title : null, text: t("lobby.seat_chip", { n: s.seat + 1, who, mine: "" }) });
+  }));
 }
 
 // ---------------------------------------------------------------- turn notice
@@ -457,7 +553,7 @@ function noticeTurn(turn) {
   const started = turn && !myTurn;
   myTurn = turn;
   if (!turn) notified = false;
-  const title = table ? `${gameTitle()} · spielwerk` : t("table.page_title");
+  const title = info ? `${gameTitle()} · spielwerk` : t("table.page_title");
   const alert = turn && document.hidden;
   document.title = alert ? t("table.turn_title", { title }) : title;
   favicon.href = alert ? "/static/favicon-turn.svg" : "/static/favicon.svg";
@@ -479,12 +575,25 @@ function offerNotifications() {
   });
 }
 
+ui.undo.addEventListener("click", undo);
+
+// On a phone the log is a sheet over the lower part of the page: one tap opens it and the board
+// stays in view above it; another tap, or Escape, closes it. (Wider pages show it beside the
+// board; the button is not shown there.)
+const logToggle = el("log-toggle");
+function showLog(open) {
+  document.body.classList.toggle("log-open", open);
+  logToggle.setAttribute("aria-expanded", String(open));
+  if (open) ui.log.scrollTop = ui.log.scrollHeight;
+}
+logToggle.addEventListener("click", () => showLog(!document.body.classList.contains("log-open")));
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") showLog(false); });
 window.addEventListener("beforeunload", () => { finalClose = true; });
 offerNotifications();
 if (!tableId) {
   ui.status.textContent = t("table.no_table_id");
 } else if (invitation) {
-  offerClaim();
+  offerClaim().catch(() => showFatal(t("error.refused")));
 } else {
   connect();
 }

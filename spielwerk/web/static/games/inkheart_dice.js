@@ -3,23 +3,25 @@
 // own unsafe card to make it safe, a die to re-roll it. Values and hearts come from the game's
 // component data (data.toml), the rest from the view; every word from the game's texts.toml in
 // the page's language (`ctx.say`).
-import { h, s, legalControls, cardBack, dieFace } from "/static/dom.js";
+import { h, s, legalControls, cardBack, dieFace, fittingSize } from "/static/dom.js";
 
 function cardInfo(data, name) {
   const entry = (data.cards || []).find((c) => c.name === name);
   return entry ? { value: entry.value, hearts: entry.hearts } : { value: 0, hearts: 0 };
 }
 
-/** A character card: name, value (green positive, red negative), hearts. */
-function card(data, name, cls = "card") {
+/** A character card: name, value (green positive, red negative), hearts; its tooltip says
+ * how it is taken and what it counts. */
+function card(data, say, name, cls = "card") {
   const { value, hearts } = cardInfo(data, name);
   const fill = value > 0 ? "#2a7d46" : "#b3261e";
-  const label = `${name} ${value > 0 ? "+" : ""}${value}${"♥".repeat(hearts)}`;
+  const signed = `${value > 0 ? "+" : ""}${value}`;
+  const rule = say("rule.card", { name, value: signed, number: Math.abs(value) }) + (hearts ? say("rule.heart") : "");
   return s("svg", { class: cls, viewBox: "0 0 60 90", "data-card": name },
-    s("title", { text: label }),
+    s("title", { text: rule }),
     s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffaf0", stroke: fill, "stroke-width": 2.5 }),
     s("rect", { x: 5, y: 5, width: 50, height: 16, rx: 3, fill, opacity: 0.15 }),
-    s("text", { x: 30, y: 17, "text-anchor": "middle", "font-size": name.length > 9 ? 7 : 9, "font-weight": 700, fill: "#333", text: name }),
+    s("text", { x: 30, y: 17, "text-anchor": "middle", "font-size": fittingSize(name, 48, 9, true).toFixed(2), "font-weight": 700, fill: "#333", text: name }),
     s("text", { x: 30, y: 56, "text-anchor": "middle", "font-size": 26, "font-weight": 800, fill, text: `${value > 0 ? "+" : ""}${value}` }),
     hearts ? s("text", { x: 30, y: 80, "text-anchor": "middle", "font-size": 14, fill: "#d62828", text: "♥".repeat(hearts) }) : null);
 }
@@ -27,7 +29,7 @@ function card(data, name, cls = "card") {
 /** The castle card: one heart, and whether its owner keeps it in the score. */
 function castle(say, hearts, discarded) {
   return s("svg", { class: "card small", viewBox: "0 0 60 90" },
-    s("title", { text: say("board.castle_title", { hearts }) + (discarded ? say("board.castle_discarded") : "") }),
+    s("title", { text: `${say("board.castle_title", { hearts })}${discarded ? say("board.castle_discarded") : ""}\n${say("rule.castle")}` }),
     s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: discarded ? "#ddd" : "#e9dcc0", stroke: "#7a5b2e", "stroke-width": 2 }),
     s("path", { d: "M12 70 V36 h8 v8 h6 v-8 h8 v8 h6 v-8 h8 V70 Z", fill: "#7a5b2e" }),
     s("text", { x: 30, y: 84, "text-anchor": "middle", "font-size": 11, fill: "#d62828", text: `♥ ${hearts}` }));
@@ -40,6 +42,23 @@ function scoreText(say, view, p) {
   const chosen = scoring[scoring.castle];
   const note = scoring.castle === "discarded" ? say("board.score_discarded_note") : "";
   return say("board.score", chosen) + note;
+}
+
+/** A component for the rules page (static/rules.js): `card/Darius` (a character card),
+ * `castle` (a castle card), `die/4`, `dice/6/3` (both dice), `centre` (the four cards in the
+ * centre and the draw pile of a game just dealt, `ctx.view`). */
+export function piece(name, args, ctx) {
+  const { say, data, view } = ctx;
+  if (name === "card") return card(data, say, args[0], "card big");
+  if (name === "castle") return castle(say, 1, false);
+  if (name === "die") return dieFace(Number(args[0]), 54);
+  if (name === "dice") return h("div", { class: "row" }, args.map((v) => dieFace(Number(v), 54)));
+  if (name === "centre") {
+    return h("div", { class: "felt" }, h("div", { class: "zone" },
+      h("div", { class: "cards" }, (view.centre || []).map((n) => card(data, say, n, "card big"))),
+      cardBack(view.draw_pile, "card big")));
+  }
+  return null;
 }
 
 export function render(ctx) {
@@ -61,7 +80,7 @@ export function render(ctx) {
     h("div", { class: "zone" },
       h("figure", {},
         h("div", { class: "cards", "data-zone": "centre" },
-          (view.centre || []).map((name) => control(card(data, name, "card big"), `take:${name}`))),
+          (view.centre || []).map((name) => control(card(data, say, name, "card big"), `take:${name}`))),
         h("figcaption", { text: say("board.centre") })),
       h("figure", {}, cardBack(view.draw_pile, "card big"),
         h("figcaption", { text: say("board.draw_pile", { n: view.draw_pile }) })),
@@ -89,11 +108,11 @@ export function render(ctx) {
       h("div", { class: "small", "data-score": p, text: scoreText(say, view, p) }),
       h("div", { class: "small muted", text: say("board.unsafe") }),
       h("div", { class: "cards", "data-zone": `unsafe-${p}` },
-        unsafe.length ? unsafe.map((name) => control(card(data, name, "card"), `${mine ? "secure" : "steal"}:${name}`))
+        unsafe.length ? unsafe.map((name) => control(card(data, say, name, "card"), `${mine ? "secure" : "steal"}:${name}`))
           : h("span", { class: "muted small", text: say("board.none") })),
       h("div", { class: "small muted", text: say("board.safe") }),
       h("div", { class: "cards", "data-zone": `safe-${p}` },
-        castle(say, view.hearts[p], discarded), safe.map((name) => card(data, name, "card small"))));
+        castle(say, view.hearts[p], discarded), safe.map((name) => card(data, say, name, "card small"))));
   }));
 
   // ---- the turn's other choices, as buttons

@@ -36,6 +36,12 @@ function tileLetter(kind) {
 
 function placeName(key) { return key === "tintenwelt" ? term("tintenwelt") : term(`loc_${key}`); }
 
+/** What an advantage card does, in one line (Meggie, Mo and Resa only score). */
+function advantageRule(key) {
+  const story = ["meggie", "mo", "resa"].includes(key);
+  return say(story ? "rule.adv_story" : `rule.adv_${key}`, { name: term(`adv_${key}`) });
+}
+
 function villainName(villain) {
   return villain.natternkopf ? term("natternkopf") : term(`villain_${villain.key}`);
 }
@@ -45,12 +51,13 @@ function locations(data) {
 }
 
 function shortName(location) {
-  return (location ? placeName(location.key) : term("tintenwelt")).split(" ").at(-1);
+  return location ? mapName(location.key) : term("tintenwelt");
 }
 
-/** A place's three letters inside its circle on the map (the legend spells them out). */
-function abbreviation(place) {
-  return shortName(place).slice(0, 3);
+/** A place's short name, a whole word or two, printed by its circle on a phone's map (the
+ * legend spells it out). */
+function mapName(key) {
+  return term(`loc_${key}_short`);
 }
 
 function rowText(row) {
@@ -88,11 +95,12 @@ function mapSvg(view, ctx, control) {
         s("circle", { cx: x - 18, cy: y + 2, r: 5, fill: "#fff", stroke: "#555" })));
     }
     const node = s("g", { class: "location", "data-location": key },
-      // the name first: a control's name reads as drawn, and on a phone only the letters show
+      // the name first and the phone's short name last: a control's name reads as drawn,
+      // and what either width shows of it stays one piece of that name
       s("text", { class: "place-label name", x, y: y + 27, "text-anchor": "middle", "font-weight": 600, fill: "#222", text: placeName(key) }),
       s("circle", { cx: x, cy: y, r: 14, fill: "#fffaf0", stroke: colour, "stroke-width": 3 }),
-      s("text", { class: "place-label abbr", x, y: y + 4, "text-anchor": "middle", "font-weight": 700, fill: colour, text: abbreviation(place) }),
-      figures, marks);
+      figures, marks,
+      s("text", { class: "place-label short", x, y: y + 29, "text-anchor": "middle", "font-weight": 700, fill: "#222", text: mapName(key) }));
     control(node, `play:${key}`);
     control(node, `staubfinger:${key}`);
     const badge = s("g", { class: "tintenwelt", "data-location": key },
@@ -148,7 +156,7 @@ function trackSvg(view, ctx) {
 /** Every abbreviation and sign of the board spelled out: the map's places (their names are
  * hidden on a phone, where the circles' letters are drawn larger), its marks, the tiles. */
 function legend(data) {
-  const places = (data.locations || []).map((l) => `${abbreviation(l)} ${placeName(l.key)}`).join(" · ");
+  const places = (data.locations || []).map((l) => `${mapName(l.key)}: ${placeName(l.key)}`).join(" · ");
   const kinds = [...Object.keys(TILE_TERMS), "P", "V"];
   return h("div", { class: "small legend" },
     h("p", { class: "map-places" }, h("strong", { text: say("board.legend_places") }), places),
@@ -158,7 +166,7 @@ function legend(data) {
 
 function tiles(counts, control, prefix) {
   return ["M", "S", "K", "E"].map((kind) => {
-    const chip = h("span", { class: `tile ${kind}`, title: tileName(kind), text: `${tileLetter(kind)} ${counts[kind] || 0}` });
+    const chip = h("span", { class: `tile ${kind}`, "data-tile": kind, title: say("rule.tile", { tile: tileName(kind) }), text: `${tileLetter(kind)} ${counts[kind] || 0}` });
     return prefix ? control(chip, `${prefix}:${kind}`) : chip;
   });
 }
@@ -180,7 +188,7 @@ function seatPanels(view, ctx, control) {
         winners.includes(p) ? h("span", { class: "badge win", text: say("board.winner") }) : null),
       h("div", { class: "small", text: `${say("board.score_at", { score: view.scores[p], place: shortName(places[view.positions[p]]) })}${marks.length ? " · " + marks.join(" · ") : ""}` }),
       h("div", {}, tiles(view.tiles[p], control, p === seat ? "lose_tile" : null),
-        h("span", { class: "tile P", title: say("board.provisions"), text: `${tileLetter("P")} ${view.provisions[p]}` })),
+        h("span", { class: "tile P", "data-tile": "P", title: say("rule.provision"), text: `${tileLetter("P")} ${view.provisions[p]}` })),
       loss ? h("div", { class: "small", text: say("board.still_loses", { n: loss.tiles }) }) : null,
       h("div", { class: "small", text: say("board.villains", { sum: view.villain_sums[p], cards: view.villains[p].map((v) => villainNames[v] || v).join(", ") || say("none") }) }),
       h("div", { class: "small", text: say("board.advantage_count", { n: view.advantage_counts[p] }) }),
@@ -217,9 +225,9 @@ function turnPanel(view, ctx, control) {
         const label = `${term(`adv_${key}`)}${count > 1 ? ` ×${count}` : ""}`;
         const entries = byCard.get(key) || [];
         if (entries.length === 1) {
-          return control(h("button", { type: "button", class: "chip-button", text: label }), keyOf(entries[0].action));
+          return control(h("button", { type: "button", class: "chip-button", "data-advantage": key, title: advantageRule(key), text: label }), keyOf(entries[0].action));
         }
-        return h("span", { class: "row" }, h("span", { class: "chip", text: label }),
+        return h("span", { class: "row" }, h("span", { class: "chip", "data-advantage": key, title: advantageRule(key), text: label }),
           entries.map((entry) => control(h("button", { type: "button", class: "chip-button", text: choiceOf(entry.text) }), keyOf(entry.action))));
       })));
   }
@@ -232,7 +240,8 @@ function turnPanel(view, ctx, control) {
   parts.push(h("div", { class: "small muted", text: say("board.your_cards") }),
     h("div", { class: "row", "data-zone": "hand" }, hand.map((key) => {
       const place = places[key];
-      const chip = h("button", { type: "button", class: "chip-button", "data-card": key, text: placeName(place ? place.key : key) });
+      const name = placeName(place ? place.key : key);
+      const chip = h("button", { type: "button", class: "chip-button", "data-card": key, title: say("rule.location_card", { place: name }), text: name });
       return control(chip, `play:${key}`);
     })));
   return h("div", { class: "panel hand" }, parts);
@@ -249,6 +258,22 @@ function choiceOf(text) {
 function keyOf(action) {
   const { type, ...rest } = action;
   return [type, ...Object.keys(rest).sort().map((k) => rest[k])].join(":");
+}
+
+/** A component for the rules page (static/rules.js): `map` (the board of a game just dealt,
+ * `ctx.view`, figures on their first locations), `track` (the victory track), `tiles` (one of
+ * each experience tile and the provisions), `legend`. */
+export function piece(name, args, ctx) {
+  say = ctx.say;
+  const none = (node) => node;
+  if (name === "map") return mapSvg(ctx.view, ctx, none);
+  if (name === "track") return trackSvg(ctx.view, ctx);
+  if (name === "tiles") {
+    return h("div", { class: "row" }, tiles({ M: 1, S: 1, K: 1, E: 1 }, none, null),
+      h("span", { class: "tile P", "data-tile": "P", title: say("rule.provision"), text: `${tileLetter("P")} 1` }));
+  }
+  if (name === "legend") return legend(ctx.data);
+  return null;
 }
 
 export function render(ctx) {

@@ -4,6 +4,7 @@
 // (Isolde's reward, the advanced start player's "on top"). Every word comes from the game's
 // texts.toml in the page's language (`ctx.say`).
 import { h, s, legalControls, seatMarker, seatChip, faceCard, cardBack } from "/static/dom.js";
+import { t } from "/static/i18n.js";
 
 const TYPE_COLOURS = {
   isolde: "#b0307f", combat: "#c0392b", studies: "#11808f", king: "#b7860b",
@@ -26,7 +27,9 @@ function cardName(say, name) {
 function card(say, name, cls = "card") {
   const { type, value } = parseCard(name);
   const boards = type === "combat" ? `${say("@board_joust")} / ${say("@board_tourney")}` : say(`@board_${type}`);
-  return faceCard({ title: say(`board.type_${type}`), big: value, footer: boards, colour: TYPE_COLOURS[type] || "#555", cls, tip: cardName(say, name), data: { card: name } });
+  const rule = type === "combat" ? say("rule.combat", { card: cardName(say, name), value })
+    : say("rule.card", { card: cardName(say, name), value, board: say(`@board_${type}`) });
+  return faceCard({ title: say(`board.type_${type}`), big: value, footer: boards, colour: TYPE_COLOURS[type] || "#555", cls, tip: rule, data: { card: name } });
 }
 
 function scoringText(say, board) {
@@ -40,11 +43,19 @@ function scoringText(say, board) {
 
 /** Each board: its name and scoring above a track of spaces 0..N, discs stacked bottom to top
  * (the view lists them front first). The whole board is the control when a disc may move there. */
-function boardsPanel(view, control, say) {
-  const cell = 20;
+function boardsPanel(view, control, say, seatName) {
+  const cell = 20, r = 4.6, lift = 7.5;
   const rows = view.boards.map((board) => {
     const colour = BOARD_COLOURS[board.board] || "#555";
     const width = (board.spaces + 1) * cell;
+    const stacks = new Map();
+    for (const disc of [...board.discs].reverse()) {
+      if (!stacks.has(disc.space)) stacks.set(disc.space, []);
+      stacks.get(disc.space).push(disc);
+    }
+    // The squares are as tall as the highest stack needs: every disc inside its square.
+    const tallest = Math.max(1, ...[...stacks.values()].map((stack) => stack.length));
+    const top = 3, height = Math.max(20, 2 * r + 3 + (tallest - 1) * lift), bottom = top + height;
     const cells = [];
     for (let space = 0; space <= board.spaces; space++) {
       const x = space * cell;
@@ -53,31 +64,27 @@ function boardsPanel(view, control, say) {
         const zone = board.rewards.filter(([from]) => space >= from).at(-1);
         if (zone && zone[1] > 0) fill = zone[1] >= 12 ? "#f3d98b" : "#f8ebc4";
       }
-      cells.push(s("rect", { x: x + 1, y: 14, width: cell - 2, height: 20, rx: 3, fill, stroke: "#cbbfa6" }),
-        s("text", { x: x + cell / 2, y: 42, "text-anchor": "middle", "font-size": 7, fill: "#8a8170", text: space === 0 ? "S" : String(space) }));
-    }
-    const stacks = new Map();
-    for (const disc of [...board.discs].reverse()) {
-      if (!stacks.has(disc.space)) stacks.set(disc.space, []);
-      stacks.get(disc.space).push(disc);
+      cells.push(s("rect", { class: "square", x: x + 1, y: top, width: cell - 2, height, rx: 3, fill, stroke: "#cbbfa6" }),
+        s("text", { x: x + cell / 2, y: bottom + 8, "text-anchor": "middle", "font-size": 7, fill: "#8a8170", text: space === 0 ? "S" : String(space) }));
     }
     const discs = [];
     for (const [space, stack] of stacks) {
       stack.forEach((disc, level) => {
-        const cx = space * cell + cell / 2, cy = 29 - level * 7.5;
+        const cx = space * cell + cell / 2, cy = bottom - r - 1.5 - level * lift;
         discs.push(s("g", { "data-seat": disc.seat },
-          s("title", { text: say("board.disc_title", { seat: say("board.seat_short", { n: disc.seat + 1 }), distance: disc.distance }) + (disc.laps ? say("board.laps", { n: disc.laps }) : "") }),
-          seatMarker(disc.seat, cx, cy, 4.6),
+          s("title", { text: say("board.disc_title", { seat: seatName(disc.seat), distance: disc.distance }) + (disc.laps ? say("board.laps", { n: disc.laps }) : "") }),
+          seatMarker(disc.seat, cx, cy, r),
           disc.laps ? s("text", { x: cx + 5, y: cy - 2, "font-size": 7, "font-weight": 700, fill: "#222", text: "+".repeat(Math.min(disc.laps, 3)) }) : null));
       });
     }
-    const row = h("div", { class: `isolde-board${board.scored_this_round ? " scored" : ""}`, "data-board": board.board },
+    // A control's name is the board's name and the move, not every number drawn on the track.
+    const row = h("div", { class: `isolde-board${board.scored_this_round ? " scored" : ""}`, "data-board": board.board, "data-name": say(`@board_${board.board}`) },
       h("div", { class: "isolde-board-head" },
         h("span", { class: "swatch", style: { "--board": colour } }),
         h("strong", { text: say(`@board_${board.board}`) }),
         h("span", { class: "small muted", text: `${board.loops ? "" : say("board.ends_at", { space: board.spaces }).replace(/^, /, "")}${board.loops ? "" : " · "}${scoringText(say, board)}` }),
         board.scored_this_round ? h("span", { class: "badge", text: say("board.scored_this_round") }) : null),
-      s("svg", { class: "isolde-track", viewBox: `0 0 ${width} 46`, role: "img", "aria-label": say("board.discs_of", { board: say(`@board_${board.board}`) }) }, cells, discs));
+      s("svg", { class: "isolde-track", viewBox: `0 0 ${width} ${bottom + 12}`, role: "img", "aria-label": say("board.discs_of", { board: say(`@board_${board.board}`) }) }, cells, discs));
     control(row, `bonus_move:${board.board}`);
     control(row, `go_on_top:${board.board}`);
     return row;
@@ -135,6 +142,19 @@ function privateArea(view, ctx, control) {
   return h("div", { class: "panel hand" }, parts);
 }
 
+/** A component for the rules page (static/rules.js): `card/combat-4`, `board/king` (one
+ * board of a game just dealt, `ctx.view`: every disc on its start space), `boards` (all
+ * seven). */
+export function piece(name, args, ctx) {
+  const { say, view } = ctx;
+  const none = () => null;
+  const seatName = (p) => t("seat.n", { n: p + 1 });   // no table here: seats by number
+  if (name === "card") return card(say, args[0], "card big");
+  if (name === "board") return boardsPanel({ ...view, boards: view.boards.filter((b) => b.board === args[0]) }, none, say, seatName);
+  if (name === "boards") return boardsPanel(view, none, say, seatName);
+  return null;
+}
+
 export function render(ctx) {
   const { view, legal, act, seatName, say } = ctx;
   const keyOf = (a) => [a.type, a.card, a.board].filter((x) => x !== undefined).join(":");
@@ -148,16 +168,15 @@ export function render(ctx) {
     (view.pending_isolde_moves || []).length
       ? h("div", { class: "small", text: say("board.isolde_moves", { moves: view.pending_isolde_moves.map((m) => `${seatName(m.seat)} +${m.steps}`).join(", ") }) })
       : null);
-  const shortName = (p) => (p === ctx.seat ? say("board.you") : say("board.seat_short", { n: p }));
   const played = (view.played || []).length ? view.played : view.last_round_played || [];
   const playedPanel = played.length
     ? h("div", { class: "panel" },
       h("h3", { text: say((view.played || []).length ? "board.played_this_round" : "board.played_last_round") }),
       h("div", { class: "cards played" }, played.map((p) => h("figure", {},
-        card(say, p.card, "card small"), h("figcaption", { class: "small" }, seatChip(p.seat, shortName), ` → ${say(`@board_${p.board}`)}`)))))
+        card(say, p.card, "card small"), h("figcaption", { class: "small" }, seatChip(p.seat, seatName), ` → ${say(`@board_${p.board}`)}`)))))
     : null;
   return {
-    node: h("div", { class: "isolde" }, head, privateArea(view, ctx, control), boardsPanel(view, control, say), seatsPanel(view, ctx), playedPanel),
+    node: h("div", { class: "isolde" }, head, privateArea(view, ctx, control), boardsPanel(view, control, say, seatName), seatsPanel(view, ctx), playedPanel),
     handled,
   };
 }

@@ -98,7 +98,7 @@ function mapSvg(view, ctx, control) {
     const bottom = y + hgt - 5;
     const actions = place.actions.map((a) => tr(a.label)).join("; ");
     const node = s("g", { class: "location", "data-location": place.id },
-      s("title", { text: [tr(place.name), actions ? say("board.place_action", { actions }) : null, place.explore ? say("board.can_explore") : null].filter(Boolean).join(". ") }),
+      s("title", { text: [say("rule.location", { place: tr(place.name) }), actions ? say("board.place_action", { actions }) : null, place.explore ? say("board.can_explore") : null].filter(Boolean).join("\n") }),
       s("rect", { class: "tile", x, y, width: w, height: hgt, rx: 8, fill: place.in_range ? "#f6efd9" : "#c9c2b0", stroke: "#6b5a2e", "stroke-width": 1.5 }),
       lines.map((line, i) => s("text", { class: "label", x: cx, y: y + 11 + i * (size + 1.5), "text-anchor": "middle", "font-size": size, "font-weight": 700, fill: "#2b2340", text: line })),
       menhir ? s("g", { class: "icon" }, s("title", { text: say("board.menhir_light", { dial: menhir.dial }) }),
@@ -149,7 +149,8 @@ function characterCards(view, ctx, control) {
   const { seat, seatName, toMove } = ctx;
   return h("div", { class: "seats" }, view.characters.map((c, p) => {
     const items = c.items.map((item) => {
-      const chip = h("button", { type: "button", class: "chip-button", "data-item": item.id,
+      const rule = say("rule.item", { item: tr(item.name), keywords: item.keywords.map(tr).join(", "), state: term(item.equipped ? "equipped" : "turned_over") });
+      const chip = h("button", { type: "button", class: "chip-button", "data-item": item.id, title: rule,
         text: `${tr(item.name)}${item.equipped ? "" : say("board.not_equipped")}${item.exhausted ? say("board.used") : ""}` });
       control(chip, `use:${item.id}`);
       control(chip, `equip:${item.id}`);
@@ -234,6 +235,23 @@ function eventsPanel(view) {
       h("dt", { text: say("board.event_deck") }), h("dd", { text: say("board.deck_count", { n: view.event_deck, discarded: view.events_discarded }) }),
       dials.length ? [h("dt", { text: say("board.time_dials") }), h("dd", { text: dials.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null,
       counters.length ? [h("dt", { text: say("board.counters") }), h("dd", { text: counters.map(([k, v]) => `${tr(k)}: ${v}`).join(", ") })] : null));
+}
+
+/** A component for the rules page (static/rules.js): `map` (the scenario's map of a game just
+ * dealt, `ctx.view`), `character/0` (a character's card: health, energy, terror, items),
+ * `legend` (the map's signs). */
+export function piece(name, args, ctx) {
+  const { view } = ctx;
+  say = ctx.say;
+  scene = (view.translations || {})[ctx.lang || "en"] || {};
+  const none = (node) => node;
+  if (name === "map") return mapSvg(view, ctx, none);
+  if (name === "character") {
+    const cards = characterCards(view, { ...ctx, toMove: [] }, none);
+    return cards.children[Number(args[0])] || null;
+  }
+  if (name === "legend") return legend();
+  return null;
 }
 
 export function render(ctx) {

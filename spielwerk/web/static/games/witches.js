@@ -22,10 +22,11 @@ function sortCards(names) {
   });
 }
 
-/** A card's name ("red-7") in the page's language ("Rot 7"). */
+/** A card's name (its id, "red-7") in the page's language: "Red 7", "Rot 7". */
 export function cardName(say, name) {
   const { colour, value } = parse(name);
-  return say("card", { colour: say(`@${colour}`), value });
+  const word = say(`@${colour}`);
+  return say("card", { colour: word.charAt(0).toUpperCase() + word.slice(1), value });
 }
 
 /** One card face as SVG: its colour, its value, the colour's name for colour-blind eyes. */
@@ -34,7 +35,7 @@ export function card(say, name, cls = "card", trumpColour = null) {
   const fill = COLOURS[colour] || "#444";
   const isTrump = colour === trumpColour;
   return s("svg", { class: cls, viewBox: "0 0 60 90", "data-card": name },
-    s("title", { text: cardName(say, name) }),
+    s("title", { text: say("rule.card", { card: cardName(say, name), value }) }),
     s("rect", { x: 1, y: 1, width: 58, height: 88, rx: 6, fill: "#fffdf6", stroke: fill, "stroke-width": isTrump ? 4 : 2.5 }),
     s("rect", { x: 7, y: 20, width: 46, height: 50, rx: 23, fill, opacity: 0.14 }),
     s("text", { x: 30, y: 58, "text-anchor": "middle", "font-size": 34, "font-weight": 800, fill, text: String(value) }),
@@ -74,20 +75,8 @@ export function render(ctx) {
   const trumpColour = view.trump ? parse(view.trump).colour : null;
   const { control, handled } = legalControls(legal, (a) => `${a.type}:${a.card ?? ""}`, act);
 
-  // ---- centre: trump pile, wheel, draw pile
-  const pile = view.trump_pile || [];
-  const centre = h("div", { class: "felt" },
-    h("div", { class: "zone" },
-      h("figure", {},
-        h("div", { class: "cards overlap" },
-          pile.slice(0, -1).slice(-4).map((name) => card(say, name, "card small", null)),
-          view.trump ? card(say, view.trump, "card big", trumpColour) : cardBack(null, "card big")),
-        h("figcaption", { text: view.trump ? say("board.trump_pile_size", { card: cardName(say, view.trump), n: pile.length }) : say("board.no_trump") })),
-      h("figure", {}, wheel(view, say),
-        h("figcaption", { text: say("board.wheel", { order: (view.wheel_order || []).join(" > ") }) })),
-      h("figure", {}, cardBack(view.draw_pile, "card big"),
-        h("figcaption", { text: view.end_phase ? say("board.draw_pile_used_up") : say("board.draw_pile", { n: view.draw_pile }) }))),
-    trickArea(view, ctx, control));
+  // ---- centre: trump pile, wheel, draw pile, the trick
+  const centre = h("div", { class: "felt" }, centreZone(view, say, trumpColour), trickArea(view, ctx, control));
 
   // ---- seats, starting with this seat
   const n = view.players;
@@ -105,6 +94,36 @@ export function render(ctx) {
       trumpColour ? h("p", { class: "small muted", text: say("board.trump_mark", { colour: say(`@${trumpColour}`) }) }) : null);
   }
   return { node: h("div", { class: "witches" }, centre, hand, seats), handled };
+}
+
+/** The trump pile, the witches' wheel and the draw pile. */
+function centreZone(view, say, trumpColour) {
+  const pile = view.trump_pile || [];
+  return h("div", { class: "zone" },
+    h("figure", {},
+      h("div", { class: "cards overlap" },
+        pile.slice(0, -1).slice(-4).map((name) => card(say, name, "card small", null)),
+        view.trump ? card(say, view.trump, "card big", trumpColour) : cardBack(null, "card big")),
+      h("figcaption", { text: view.trump ? say("board.trump_pile_size", { card: cardName(say, view.trump), n: pile.length }) : say("board.no_trump") })),
+    h("figure", {}, wheel(view, say),
+      h("figcaption", { text: say("board.wheel", { order: (view.wheel_order || []).join(" > ") }) })),
+    h("figure", {}, cardBack(view.draw_pile, "card big"),
+      h("figcaption", { text: view.end_phase ? say("board.draw_pile_used_up") : say("board.draw_pile", { n: view.draw_pile }) })));
+}
+
+/** A component for the rules page (static/rules.js): `card/red-7`, `back` (the draw pile),
+ * `wheel/blue-7/7.6.5.4.3.2.1.9.8/descending` (the wheel with that trump and order), `centre`
+ * (trump pile, wheel and draw pile of a game just dealt, `ctx.view`). */
+export function piece(name, args, ctx) {
+  const { say, view } = ctx;
+  if (name === "card") return card(say, args[0], "card big", args[1] ? parse(args[0]).colour : null);
+  if (name === "back") return cardBack(null, "card big");
+  if (name === "wheel") {
+    const [trump, order, side] = args;
+    return wheel({ trump, wheel_order: order.split(".").map(Number), wheel: side }, say);
+  }
+  if (name === "centre") return h("div", { class: "felt" }, centreZone(view, say, view.trump ? parse(view.trump).colour : null));
+  return null;
 }
 
 function trickArea(view, ctx, control) {
