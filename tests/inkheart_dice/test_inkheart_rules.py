@@ -113,7 +113,7 @@ def test_rulebook_example_6_and_3_allows_only_basta() -> None:
 def test_the_buttons_name_the_die_rerolled_and_the_seat_stolen_from() -> None:
     """The rulebook example's choices as the buttons say them: with 6 and 3, re-rolling one die
     keeps the other ("Re-roll the 3, keep the 6"); after 4 and 1, Darius is taken from the seat
-    that has it (the rules count seats from 0: Player B is seat 1), not from "an opponent"."""
+    that has it (Player B, the second seat: "seat 2"), not from "an opponent"."""
     state = example_table()
     roll(state, 6, 3)
     buttons = {str(a.to_json().get("die")): state.label(a, A, "en") for a in state.legal_actions()}
@@ -124,8 +124,8 @@ def test_the_buttons_name_the_die_rerolled_and_the_seat_stolen_from() -> None:
     reroll(state)
     roll(state, 4, 1)
     steal = next(a for a in state.legal_actions() if a.type == "steal")
-    assert state.label(steal, A, "en") == "Take Darius (+1) from seat 1"
-    assert state.label(steal, A, "de") == "Nimm Darius (+1) von Platz 1"
+    assert state.label(steal, A, "en") == "Take Darius (+1) from seat 2"
+    assert state.label(steal, A, "de") == "Nimm Darius (+1) von Platz 2"
 
 
 def test_rulebook_example_the_reroll_to_4_and_1() -> None:
