@@ -278,7 +278,7 @@ def seat_zero_knowledge(record: dict[str, Any]) -> SeatZeroKnowledge:
             facts.known_before.append(set(known))
             facts.hands_around.append([after_last_play, sorted(name(c) for c in state.hands[0])])
         state.apply(action, player=None if actor == "chance" else int(actor))
-        played = [c for _, cards, _, _ in state.tricks for c in cards] + state.trick_cards
+        played = [c for _, cards, _, _, _ in state.tricks for c in cards] + state.trick_cards
         known |= {name(c) for c in [*state.hands[0], *state.trump_pile, *played]}
         if is_play:
             after_last_play = sorted(name(c) for c in state.hands[0])
