@@ -13,6 +13,9 @@ NATIVE_STAMP := $(VENV)/.native-stamp
 # axe-core, the accessibility checker the browser tests load into the pages: npm ci installs
 # exactly the version tests/web/package-lock.json pins (skipped with a note if npm is missing).
 AXE := tests/web/node_modules/axe-core/axe.min.js
+# ESLint, the JavaScript linter of `make lint`: npm ci installs the version lint/package-lock.json
+# pins (lint/eslint.config.mjs: the recommended rules for the pages' ES modules).
+ESLINT := lint/node_modules/.bin/eslint
 
 .PHONY: install run cluster test lint bench-winrates clean
 
@@ -33,6 +36,11 @@ $(AXE): tests/web/package.json tests/web/package-lock.json
 $(NATIVE_STAMP): $(STAMP) spielwerk/native.py spielwerk/native_build.py $(wildcard spielwerk/core/*.py spielwerk/games/*/*.py)
 	SPIELWERK_PURE_PYTHON=1 $(BIN)/python -m spielwerk.native_build || echo "spielwerk: no compiled rules (a C compiler is needed); the source runs"
 	touch $(NATIVE_STAMP)
+
+$(ESLINT): lint/package.json lint/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix lint --ignore-scripts --no-audit --no-fund --loglevel=error && touch $(ESLINT); \
+	else echo "npm is missing: make lint cannot check the JavaScript (.ci/run installs it)"; exit 1; fi
 
 install: $(STAMP) $(NATIVE_STAMP) $(AXE)
 
@@ -58,14 +66,15 @@ cluster: $(RUN_STAMP)
 test: $(STAMP) $(NATIVE_STAMP) $(AXE)
 	$(BIN)/python -m pytest -n 2 -q
 
-lint: $(STAMP)
+lint: $(STAMP) $(ESLINT)
 	$(BIN)/ruff check spielwerk tests bench
 	$(BIN)/ruff format --check spielwerk tests bench
 	$(BIN)/mypy spielwerk
+	$(ESLINT) --config lint/eslint.config.mjs spielwerk/web/static
 
 bench-winrates: $(STAMP)
 	$(BIN)/python bench/winrates.py --games 400 --jobs 2
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/web/node_modules build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/web/node_modules lint/node_modules build
 	find spielwerk -name "*.so" -delete

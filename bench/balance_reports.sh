@@ -32,5 +32,5 @@ for game in ${GAMES:-witches inkheart_dice isolde inkspell tainted_grail}; do
 done
 wait
 if [ -z "${GAMES:-}" ]; then
-    run witches-planted witches --option planted_double=grey-9 --budget "${PLANTED_BUDGET:-4m}"
+    run witches-planted witches --option plant=grey-9 --budget "${PLANTED_BUDGET:-4m}"
 fi

@@ -32,7 +32,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 from pathlib import Path
 from typing import Any
@@ -207,7 +206,7 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
             legal = action_id >= 0 and mask[action_id] == 1
         except (IndexError, TypeError, ValueError):
             legal = False
-        if not legal or s[kernel.TO_MOVE] != seat:
+        if not legal or s[kernel.to_move_at] != seat:
             name = self.game.actions[int(action)] if _is_action(self.game, action) else action
             raise IllegalAction(f"{name} is not legal for player {seat} now")
         kernel.apply(s, action_id)
@@ -240,10 +239,10 @@ class SpielwerkAECEnv(AECEnv):  # type: ignore[misc]
         kernel = self._kernel
         assert kernel is not None
         s = self._s
-        to_move = int(s[kernel.TO_MOVE])
+        to_move = int(s[kernel.to_move_at])
         if to_move == CHANCE:
             self._logged = kernel.advance(s, self._rng, self._log, self._logged)
-            to_move = int(s[kernel.TO_MOVE])
+            to_move = int(s[kernel.to_move_at])
         if to_move >= 0:
             # Rewards are 0 until the end (reset sets them, only the end changes them).
             self.agent_selection = self.possible_agents[to_move]
@@ -441,15 +440,14 @@ def parallel_env(
 
 
 def _observing_kernel(name: str) -> Any:
-    """The game's kernel module if it encodes observations and Numba is installed, else None."""
-    from importlib.util import find_spec
+    """The game's kernel (`KernelRules`) if it encodes observations and Numba is installed,
+    else None."""
+    from spielwerk.games.kernels import has_kernel, kernel_rules
 
-    from spielwerk.core.kernel import available
-
-    if not available() or find_spec(f"spielwerk.games.{name}.kernel") is None:
+    if not has_kernel(name):
         return None
-    module = importlib.import_module(f"spielwerk.games.{name}.kernel")
-    return module if hasattr(module, "observe") else None
+    rules = kernel_rules(name)
+    return rules if rules.observe is not None else None
 
 
 def _is_action(game: spielwerk.Game, action: object) -> bool:

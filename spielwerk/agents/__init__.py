@@ -141,7 +141,7 @@ def is_plain(config: SearchConfig) -> bool:
 def is_cut_and_lead(config: SearchConfig) -> bool:
     """Whether `config` is the plain search but for rollouts valued by the lead, cut or not
     (Tintenblut's `mcts` seat): `kernel_mcts` compiles it for games whose kernel can cut a
-    rollout and value the lead (`CUT_ROLLOUT`, `LEAD_VALUATION`)."""
+    rollout and value the lead (`KernelRules.rollout_cut`, `lead_values`)."""
     return (
         is_plain(replace(config, rollout_decisions=None, lead_scale=None))
         and config.lead_scale is not None
@@ -156,24 +156,16 @@ def _compiled(config: SearchConfig, game_name: str, seed: int | None) -> Agent |
     plain = is_plain(config)
     if not plain and not is_cut_and_lead(config):
         return None
-    from importlib.util import find_spec
+    from spielwerk.games.kernels import has_kernel, kernel_rules
 
-    from spielwerk.core.kernel import available
-
-    if not available() or find_spec(f"spielwerk.games.{game_name}.kernel") is None:
+    if not has_kernel(game_name):
         return None
-    from spielwerk.agents.kernel_mcts import (
-        CUT_ROLLOUT,
-        KERNEL_GAMES,
-        LEAD_VALUATION,
-        KernelMCTSAgent,
-    )
+    from spielwerk.agents.kernel_mcts import KernelMCTSAgent
 
-    if game_name not in KERNEL_GAMES:
-        return None
-    code = KERNEL_GAMES.index(game_name)
+    rules = kernel_rules(game_name)
     if not plain and not (
-        LEAD_VALUATION[code] and (config.rollout_decisions is None or CUT_ROLLOUT[code])
+        rules.lead_values is not None
+        and (config.rollout_decisions is None or rules.rollout_cut is not None)
     ):
         return None
 

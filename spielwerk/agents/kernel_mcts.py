@@ -10,41 +10,41 @@ converts the Turn's sample (a state from its information set) to a kernel array 
 determinizes that. Given a value network (`LeafNetwork`, the seat `net`), it values new leaves
 by the network too, compiled, from the searching seat's observation of the leaf
 (`network_values`, `leaf_mix`). Given rollout weights (Witches, Isolde, Tintenblut), its
-rollouts follow the game's learned rollout policy instead of uniform play (`policy_rollout`,
-`spielwerk.learn.rollout_policy`). Given a cut-off and a lead scale (Tintenblut's `mcts` seat),
-its rollouts stop after that many decisions and are valued by the lead on the victory track
-(`cut_rollout`, `lead_values`: `MCTSAgent`'s `rollout_decisions` with `LeadValuation`); with
-rollout weights too, the policy's rollout is cut there (`cut_policy_rollout`), and the cut may be
-valued by the lead in the heuristic's estimate instead of the score (`leaf_estimate`,
-`estimate_values`).
+rollouts follow the game's learned rollout policy instead of uniform play
+(`spielwerk.agents.rollouts`, learned by `spielwerk.learn.rollout_policy`). Given a cut-off and
+a lead scale (Tintenblut's `mcts` seat), its rollouts stop after that many decisions and are
+valued by the lead on the victory track (the kernel's `rollout_cut` and `lead_values`:
+`MCTSAgent`'s `rollout_decisions` with `LeadValuation`); with rollout weights too, the policy's
+rollout is cut there, and the cut may be valued by the lead in the heuristic's estimate instead
+of the score (`leaf_estimate`, the learned rollout's `estimate_lead_values`).
 
-For other searches (`strength`'s guided MCTS), `KernelGame` offers the pieces alone: convert a
-state, determinize it, roll it out at random, read the returns.
+Every game's search is its own compiled code, built from the game's kernel description
+(`spielwerk.core.kernel_game.KernelRules`, registered in `spielwerk/games/kernels.py`) and its
+learned rollout policy, if any (`spielwerk.agents.rollouts`): `search_kernels(name)`. A
+capability the game lacks (a cut rollout, the lead, compiled observations) is refused by the
+agent. For other searches (`strength`'s guided MCTS), `KernelGame` offers the pieces alone:
+convert a state, determinize it, roll it out at random, read the returns.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from dataclasses import dataclass
-from types import ModuleType
+from functools import cache
 from typing import Any
 
 import numpy as np
 
 from spielwerk.agents.base import Agent, Turn
+from spielwerk.agents.rollouts import LearnedRollout, learned_rollout
 from spielwerk.core.actions import Action
-from spielwerk.core.kernel import available, kernel
+from spielwerk.core.kernel import kernel
+from spielwerk.core.kernel_game import SIMULTANEOUS, KernelRules
 from spielwerk.core.kernel_ops import generator, uniform
 from spielwerk.core.registry import load
 from spielwerk.core.state import CHANCE, TERMINAL, State
-
-SIMULTANEOUS = -3
-"""A kernel's `to_move` when several seats decide at once (their mask is `deciding(s)`)."""
-
-KERNEL_GAMES = ("witches", "inkheart_dice", "isolde", "inkspell")
-"""Games with a kernel; the code of each is its index here."""
+from spielwerk.games.kernels import KERNELS, has_kernel, kernel_rules
 
 MAX_SEATS = 8
 MAX_LEGAL = 128
@@ -53,186 +53,36 @@ ACTION_SPAN = 1024
 SEAT_KEY = 1 << 40
 JOINT_KEY = 1 << 60
 
-
-def has_kernel(game_name: str) -> bool:
-    return game_name in KERNEL_GAMES and available()
-
-
-def kernel_module(game_name: str) -> ModuleType:
-    return importlib.import_module(f"spielwerk.games.{game_name}.kernel")
-
-
-def rollout_module(game_name: str) -> ModuleType:
-    """The module of a game's learned rollout policy (`ROLLOUT_FEATURES`, `rollout_features`,
-    `rollout_policy`): its kernel's, or the one `ROLLOUT_MODULES` names."""
-    name = ROLLOUT_MODULES.get(game_name)
-    return kernel_module(game_name) if name is None else importlib.import_module(name)
-
-
-# ---------------------------------------------------------------------- the games, by code
-from spielwerk.games.inkheart_dice import kernel as inkheart_dice  # noqa: E402
-from spielwerk.games.inkspell import kernel as inkspell  # noqa: E402
-from spielwerk.games.inkspell import kernel_policy as inkspell_policy  # noqa: E402
-from spielwerk.games.isolde import kernel as isolde  # noqa: E402
-from spielwerk.games.isolde import kernel_hidden as isolde_hidden  # noqa: E402
-from spielwerk.games.isolde import kernel_policy as isolde_policy  # noqa: E402
-from spielwerk.games.witches import kernel as witches  # noqa: E402
-
-WITCHES, INKHEART_DICE, ISOLDE, INKSPELL = range(4)
-COMPILED_OBSERVATION = (True, True, False, False)
-"""Whether the kernel writes observation tensors (`observe`), which a network in the
-compiled search reads."""
-WORLD_POOL = (0, 0, 256, 0)
-"""Worlds a decision's search deals up front and starts its iterations from, reused (0: a
-fresh deal at every iteration instead). Isolde keeps a pool, as its search did when the
-worlds came from the Python engine: dealt afresh at every iteration, mcts:1000 won 0.54
+WORLD_POOL = {"isolde": 256}
+"""Worlds a decision's search deals up front and starts its iterations from, reused (games not
+named: a fresh deal at every iteration instead). Isolde keeps a pool, as its search did when
+the worlds came from the Python engine: dealt afresh at every iteration, mcts:1000 won 0.54
 instead of 0.71 of 120 games against three heuristic seats (docs/agents.md); a pool dealt by
 the kernel gives the old strength at the new speed."""
-ROLLOUT_POLICY = (True, False, True, True)
-"""Whether the game has a learned rollout policy (`rollout_policy`, its features named by
-`ROLLOUT_FEATURES`, `rollout_features` the reference; in the module `rollout_module` names)
-that the search can roll out with instead of uniform play."""
-ROLLOUT_MODULES = {
-    "isolde": "spielwerk.games.isolde.kernel_policy",
-    "inkspell": "spielwerk.games.inkspell.kernel_policy",
-}
-"""Where a game's rollout policy lives when not in its kernel module (Isolde's and Tintenblut's
-have a module of their own beside the kernel)."""
 NO_ROLLOUT_POLICY = np.zeros(0, dtype=np.float64)
 """The rollout weights of uniformly random rollouts."""
-CUT_ROLLOUT = (False, False, False, True)
-"""Whether the kernel can stop a random rollout after a number of decisions (`rollout_cut`,
-where `MCTSAgent._rollout` stops), which the search can then value by the lead."""
-LEAD_VALUATION = (False, False, False, True)
-"""Whether the kernel values a state by the lead on its victory track (`lead_values`,
-`guidance.LeadValuation` on `State.running_scores`)."""
-ESTIMATE_VALUATION = (False, False, False, True)
-"""Whether the game's rollout policy module values a state by the lead in the heuristic's
-estimate (`estimate_lead_values`: Tintenblut's `InkspellValuation`, compiled), which the
-search can use instead of the score lead (`leaf_estimate`)."""
-CUT_POLICY_ROLLOUT = (False, False, False, True)
-"""Whether the game's rollout policy can also be cut after a number of decisions
-(`rollout_policy_cut`), so that the search rolls out with it under a cut-off and the lead."""
 FULL_ROLLOUT = -1
 """The search's `rollout_decisions` for rollouts played to the end."""
 NO_LEAD = 0.0
 """The search's `lead_scale` for values by the returns (and `score_weight`)."""
 
 
-@kernel
-def to_move(game: int, s: np.ndarray) -> int:
-    if game == WITCHES:
-        return s[witches.TO_MOVE]
-    if game == INKHEART_DICE:
-        return s[inkheart_dice.TO_MOVE]
-    if game == INKSPELL:
-        return s[inkspell.TO_MOVE]
-    return s[isolde.TO_MOVE]
+def kernel_games() -> tuple[str, ...]:
+    """The games with a kernel (whether or not Numba is installed)."""
+    return tuple(KERNELS)
 
 
+# ---------------------------------------------------------------------- shared by every game
 @kernel
-def deciding(game: int, s: np.ndarray) -> int:
-    if game == ISOLDE:
-        return s[isolde.DECIDING]
+def _nobody_deciding(s: np.ndarray) -> int:
+    """A kernel's `deciding` where one seat decides at a time."""
     return 0
 
 
 @kernel
-def legal(game: int, s: np.ndarray, seat: int, out: np.ndarray) -> int:
-    if game == WITCHES:
-        return witches.legal(s, out)
-    if game == INKHEART_DICE:
-        return inkheart_dice.legal(s, out)
-    if game == INKSPELL:
-        return inkspell.legal(s, out)
-    return isolde.legal(s, seat, out)
-
-
-@kernel
-def apply(game: int, s: np.ndarray, action: int) -> None:
-    if game == WITCHES:
-        witches.apply(s, action)
-    elif game == INKHEART_DICE:
-        inkheart_dice.apply(s, action)
-    elif game == INKSPELL:
-        inkspell.apply(s, action)
-    else:
-        isolde.apply(s, action)
-
-
-@kernel
-def sample_chance(game: int, s: np.ndarray, rng: np.ndarray) -> int:
-    if game == WITCHES:
-        return witches.sample_chance(s, rng)
-    if game == INKHEART_DICE:
-        return inkheart_dice.sample_chance(s, rng)
-    if game == INKSPELL:
-        return inkspell.sample_chance(s, rng)
-    return isolde.sample_chance(s, rng)
-
-
-@kernel
-def determinize(game: int, s: np.ndarray, seat: int, rng: np.ndarray) -> None:
-    """Deal what `seat` cannot know afresh, in place (Isolde's sampler: `kernel_hidden.py`)."""
-    if game == WITCHES:
-        witches.determinize(s, seat, rng)
-    elif game == INKHEART_DICE:
-        inkheart_dice.determinize(s, seat, rng)
-    elif game == INKSPELL:
-        inkspell.determinize(s, seat, rng)
-    else:
-        isolde_hidden.determinize(s, seat, rng)
-
-
-@kernel
-def deal_worlds(game: int, worlds: np.ndarray, seat: int, rng: np.ndarray) -> None:
-    """Determinize every row of `worlds` (copies of one state) for `seat`, in place."""
-    for w in range(worlds.shape[0]):
-        determinize(game, worlds[w], seat, rng)
-
-
-@kernel
-def scores(game: int, s: np.ndarray, out: np.ndarray) -> None:
-    """Each seat's score so far (Tintenherz: the better castle-card option)."""
-    if game == WITCHES:
-        for p in range(s[witches.N]):
-            out[p] = s[witches.SCORES + p]
-    elif game == INKHEART_DICE:
-        inkheart_dice.scores(s, out)
-    elif game == INKSPELL:
-        inkspell.scores(s, out)
-    else:
-        for p in range(s[isolde.N]):
-            out[p] = s[isolde.SCORES + p]
-
-
-@kernel
-def value(game: int, s: np.ndarray, score_weight: float, out: np.ndarray) -> None:
-    """Each seat's return at the end, plus score_weight x its score."""
-    if game == WITCHES:
-        witches.returns(s, out)
-    elif game == INKHEART_DICE:
-        inkheart_dice.returns(s, out)
-    elif game == INKSPELL:
-        inkspell.returns(s, out)
-    else:
-        isolde.returns(s, out)
-    if score_weight == 0.0:
-        return
-    points = np.zeros(MAX_SEATS, dtype=np.float64)
-    scores(game, s, points)
-    for p in range(MAX_SEATS):
-        out[p] += score_weight * points[p]
-
-
-@kernel
-def observe(game: int, s: np.ndarray, viewer: int, out: np.ndarray) -> None:
-    """`viewer`'s observation tensor of `s` (Witches and Tintenherz; Isolde has no compiled
-    observation, so no network evaluates its leaves)."""
-    if game == WITCHES:
-        witches.observe(s, viewer, out)
-    elif game == INKHEART_DICE:
-        inkheart_dice.observe(s, viewer, out)
+def _no_observation(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
+    """A kernel's `observe` where it writes none (the agent then refuses a network)."""
+    return
 
 
 @kernel
@@ -270,134 +120,6 @@ def network_values(
                     target[j] = 0.0
     for j in range(sizes[layers]):
         out[j] = work[layers % 2, j]
-
-
-@kernel
-def values_after(
-    game: int,
-    s: np.ndarray,
-    player: int,
-    actions: np.ndarray,
-    weights: np.ndarray,
-    biases: np.ndarray,
-    sizes: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """For each of `actions` (legal in `s`), the network's value for `player` of the state
-    right after it, read from `player`'s observation of that state."""
-    observation = np.zeros(sizes[0], dtype=np.float32)
-    work = np.zeros((2, weights.shape[2]), dtype=np.float32)
-    judged = np.zeros(weights.shape[2], dtype=np.float32)
-    for i in range(actions.shape[0]):
-        after = s.copy()
-        apply(game, after, actions[i])
-        observe(game, after, player, observation)
-        network_values(weights, biases, sizes, observation, work, judged)
-        out[i] = judged[0]
-
-
-@kernel
-def rollout(game: int, s: np.ndarray, rng: np.ndarray) -> None:
-    """Uniformly random play to the end, in place (chance drawn as likely as it is; in a
-    simultaneous step the seats pick lowest first): each game's own compiled rollout."""
-    if game == WITCHES:
-        witches.rollout(s, rng)
-    elif game == INKHEART_DICE:
-        inkheart_dice.rollout(s, rng)
-    elif game == INKSPELL:
-        inkspell.rollout(s, rng)
-    else:
-        isolde.rollout(s, rng)
-
-
-@kernel
-def policy_rollout(game: int, s: np.ndarray, rng: np.ndarray, weights: np.ndarray) -> None:
-    """`rollout` with the game's learned rollout policy where `weights` are given (games with
-    `ROLLOUT_POLICY`: the agent refuses them elsewhere), else uniformly random play. A
-    simultaneous step (Isolde's draft) is played seat by seat, each seat drawing its pick from
-    the policy."""
-    if weights.shape[0] == 0:
-        rollout(game, s, rng)
-    elif game == WITCHES:
-        witches.rollout_policy(s, rng, weights)
-    elif game == ISOLDE:
-        isolde_policy.rollout_policy(s, rng, weights)
-    elif game == INKSPELL:
-        inkspell_policy.rollout_policy(s, rng, weights)
-    else:
-        rollout(game, s, rng)
-
-
-@kernel
-def cut_rollout(game: int, s: np.ndarray, rng: np.ndarray, limit: int) -> None:
-    """Uniformly random play, in place, up to the decision after `limit` decisions (chance
-    before it drawn) or the end (Tintenblut only: the agent refuses a cut elsewhere)."""
-    if game == INKSPELL:
-        inkspell.rollout_cut(s, rng, limit)
-    else:
-        rollout(game, s, rng)
-
-
-@kernel
-def cut_policy_rollout(
-    game: int, s: np.ndarray, rng: np.ndarray, weights: np.ndarray, limit: int
-) -> None:
-    """`cut_rollout` played by the game's learned rollout policy where `weights` are given
-    (games with `CUT_POLICY_ROLLOUT`: the agent refuses them elsewhere), else uniformly."""
-    if weights.shape[0] and game == INKSPELL:
-        inkspell_policy.rollout_policy_cut(s, rng, weights, limit)
-    else:
-        cut_rollout(game, s, rng, limit)
-
-
-@kernel
-def lead_values(game: int, s: np.ndarray, scale: float, out: np.ndarray) -> None:
-    """Each seat's 0.5 + 0.5 tanh((its score - the best other score) / scale), in play or at
-    the end (Tintenblut only: the agent refuses a lead scale elsewhere)."""
-    if game == INKSPELL:
-        inkspell.lead_values(s, scale, out)
-    else:
-        value(game, s, 0.0, out)
-
-
-@kernel
-def estimate_values(game: int, s: np.ndarray, scale: float, out: np.ndarray) -> None:
-    """`lead_values` on the heuristic's estimate of each seat instead of its score
-    (Tintenblut only: the agent refuses `leaf_estimate` elsewhere)."""
-    if game == INKSPELL:
-        inkspell_policy.estimate_lead_values(s, scale, out)
-    else:
-        lead_values(game, s, scale, out)
-
-
-@kernel
-def rollout_value(
-    game: int,
-    s: np.ndarray,
-    rng: np.ndarray,
-    rollout_weights: np.ndarray,
-    rollout_decisions: int,
-    score_weight: float,
-    lead_scale: float,
-    out: np.ndarray,
-    leaf_estimate: bool = False,
-) -> None:
-    """A new leaf's value per seat into `out`, `s` played on in place: `MCTSAgent._rollout`.
-    A rollout to the end (`rollout_decisions` < 0) or cut after `rollout_decisions`
-    decisions, by the rollout policy if `rollout_weights` are given, else uniform; valued by
-    the lead at `lead_scale` if it is > 0 (`LeadValuation`: the same at a cut and at the end;
-    with `leaf_estimate` the lead in the heuristic's estimate, `estimate_values`), else by the
-    returns plus `score_weight` x the score (`WinValuation`)."""
-    if rollout_decisions >= 0:
-        cut_policy_rollout(game, s, rng, rollout_weights, rollout_decisions)
-    else:
-        policy_rollout(game, s, rng, rollout_weights)
-    if lead_scale > 0.0 and leaf_estimate:
-        estimate_values(game, s, lead_scale, out)
-    elif lead_scale > 0.0:
-        lead_values(game, s, lead_scale, out)
-    else:
-        value(game, s, score_weight, out)
 
 
 # ---------------------------------------------------------------------- the tree
@@ -483,142 +205,6 @@ def _count_available(links: np.ndarray, node: int, keys: np.ndarray, count: int)
 
 
 @kernel
-def search(
-    game: int,
-    roots: np.ndarray,
-    deal: bool,
-    player: int,
-    iterations: int,
-    exploration: float,
-    score_weight: float,
-    weights: np.ndarray,
-    biases: np.ndarray,
-    sizes: np.ndarray,
-    leaf_mix: float,
-    rollout_weights: np.ndarray,
-    links: np.ndarray,
-    totals: np.ndarray,
-    used: np.ndarray,
-    rng: np.ndarray,
-    rollout_decisions: int,
-    lead_scale: float,
-    leaf_estimate: bool = False,
-) -> int:
-    """Run up to `iterations` iterations into the tree (`links`, `totals`, `used[0]` nodes so
-    far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
-
-    Each iteration starts from one of `roots` (rows: states of the seat's information set),
-    drawn uniformly, and, if `deal`, determinizes it for `player` in the kernel (the agent
-    passes its Turn's sample alone, or a pool of worlds already dealt: `WORLD_POOL`). A new
-    leaf is valued by a random rollout, mixed, if `leaf_mix` > 0, with a value network
-    (`weights`, `biases`, `sizes`: see `network_values`) reading `player`'s observation of the
-    leaf: (1 - leaf_mix) x rollout + leaf_mix x network, AlphaGo's mix at its leaves (at 1, no
-    rollout is played). Rollouts follow the game's learned rollout policy where
-    `rollout_weights` are given (`policy_rollout`), else they play uniformly at random; with
-    `rollout_decisions` >= 0 they stop after that many decisions, and with `lead_scale` > 0
-    they are valued by the lead, in the score or, with `leaf_estimate`, in the heuristic's
-    estimate (`rollout_value`)."""
-    capacity = links.shape[0]
-    players = roots[0, 0]  # every kernel keeps the player count first
-    observation = np.zeros(sizes[0] if sizes.shape[0] else 1, dtype=np.float32)
-    work = np.zeros((2, weights.shape[2]), dtype=np.float32)
-    judged = np.zeros(weights.shape[2], dtype=np.float32)
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    keys = np.empty(MAX_LEGAL, dtype=np.int64)
-    path = np.empty(4096, dtype=np.int64)
-    seats = np.empty(4096, dtype=np.int64)
-    picks = np.empty(MAX_SEATS, dtype=np.int64)
-    values = np.zeros(MAX_SEATS, dtype=np.float64)
-    expanded = np.zeros(1, dtype=np.int64)
-    done = 0
-    while done < iterations and used[0] + 2 * MAX_SEATS + 2 < capacity:
-        s = roots[int(uniform(rng) * roots.shape[0])].copy()
-        if deal:
-            determinize(game, s, player, rng)
-        node = 0
-        depth = 0
-        expanded[0] = 0
-        while expanded[0] == 0:
-            mover = to_move(game, s)
-            if mover == TERMINAL:
-                break
-            if mover == CHANCE:
-                apply(game, s, sample_chance(game, s, rng))
-                continue
-            if mover == SIMULTANEOUS:
-                # Each deciding seat picks from its own statistics at this node.
-                mask = deciding(game, s)
-                joint = JOINT_KEY
-                seat = 0
-                while mask:
-                    if mask & 1:
-                        count = legal(game, s, seat, out)
-                        for i in range(count):
-                            keys[i] = SEAT_KEY + seat * ACTION_SPAN + out[i]
-                        i = _choose(links, totals, node, keys, count, exploration, expanded, rng)
-                        child = _child(links, node, keys[i])
-                        if child < 0:
-                            child = _add_child(links, used, node, keys[i])
-                        _count_available(links, node, keys, count)
-                        path[depth] = child
-                        seats[depth] = seat
-                        depth += 1
-                        picks[seat] = out[i]
-                        joint += (out[i] + 1) << (10 * seat)
-                    mask >>= 1
-                    seat += 1
-                mask = deciding(game, s)
-                seat = 0
-                while mask:
-                    if mask & 1:
-                        apply(game, s, picks[seat])
-                    mask >>= 1
-                    seat += 1
-                child = _child(links, node, joint)
-                if child < 0:
-                    child = _add_child(links, used, node, joint)
-                node = child
-                continue
-            count = legal(game, s, mover, out)
-            i = _choose(links, totals, node, out, count, exploration, expanded, rng)
-            child = _child(links, node, out[i])
-            if child < 0:
-                child = _add_child(links, used, node, out[i])
-            _count_available(links, node, out, count)
-            path[depth] = child
-            seats[depth] = mover
-            depth += 1
-            node = child
-            apply(game, s, out[i])
-        judge = leaf_mix > 0.0 and to_move(game, s) != TERMINAL
-        if judge:  # before the rollout, which plays on in `s`
-            observe(game, s, player, observation)
-            network_values(weights, biases, sizes, observation, work, judged)
-        if not judge or leaf_mix < 1.0:
-            rollout_value(
-                game,
-                s,
-                rng,
-                rollout_weights,
-                rollout_decisions,
-                score_weight,
-                lead_scale,
-                values,
-                leaf_estimate,
-            )
-        if judge:
-            for p in range(players):
-                rolled = values[p] if leaf_mix < 1.0 else 0.0
-                values[p] = (1.0 - leaf_mix) * rolled + leaf_mix * judged[(p - player) % players]
-        links[0, VISITS] += 1
-        for d in range(depth):
-            links[path[d], VISITS] += 1
-            totals[path[d]] += values[seats[d]]
-        done += 1
-    return done
-
-
-@kernel
 def root_statistics(
     links: np.ndarray, totals: np.ndarray, keys: np.ndarray, visits: np.ndarray, out: np.ndarray
 ) -> None:
@@ -627,6 +213,302 @@ def root_statistics(
         child = _child(links, 0, keys[i])
         visits[i] = 0 if child < 0 else links[child, VISITS]
         out[i] = 0.0 if child < 0 else totals[child]
+
+
+# ---------------------------------------------------------------------- each game's search
+@dataclass(frozen=True)
+class SearchKernels:
+    """One game's compiled search and what it is made of."""
+
+    rules: KernelRules
+    policy: LearnedRollout | None
+    search: Any
+    """(roots, deal, player, iterations, exploration, score_weight, weights, biases, sizes,
+    leaf_mix, rollout_weights, links, totals, used, rng, rollout_decisions, lead_scale,
+    leaf_estimate) -> iterations run: see `_build_search`."""
+    deal_worlds: Any
+    """(worlds, seat, rng): determinize every row of `worlds` for `seat`, in place."""
+    value: Any
+    """(s, score_weight, out): each seat's return at the end, plus score_weight x its score."""
+    values_after: Any
+    """(s, player, actions, weights, biases, sizes, out): for each of `actions` (legal in `s`),
+    the value network's value for `player` of the state right after it, read from `player`'s
+    observation of that state (games whose kernel writes observations)."""
+
+
+@cache
+def search_kernels(game_name: str) -> SearchKernels:
+    """The compiled search of `game_name` (built once a process; loaded from the cache)."""
+    return _build_search(kernel_rules(game_name), learned_rollout(game_name))
+
+
+def _build_search(rules: KernelRules, policy: LearnedRollout | None) -> SearchKernels:
+    """The compiled search over `rules`, rolling out with `policy` where weights are given."""
+    to_move_at = rules.to_move_at
+    legal, apply, sample_chance = rules.legal, rules.apply, rules.sample_chance
+    determinize, rollout, returns, scores = (
+        rules.determinize,
+        rules.rollout,
+        rules.returns,
+        rules.scores,
+    )
+    deciding = rules.deciding if rules.deciding is not None else _nobody_deciding
+    observe = rules.observe if rules.observe is not None else _no_observation
+
+    def value_of(s: np.ndarray, score_weight: float, out: np.ndarray) -> None:
+        returns(s, out)
+        if score_weight == 0.0:
+            return
+        points = np.zeros(MAX_SEATS, dtype=np.float64)
+        scores(s, points)
+        for p in range(MAX_SEATS):
+            out[p] += score_weight * points[p]
+
+    value = kernel(value_of)
+    uniform_rollout: Any = rollout
+    uniform_cut: Any = rules.rollout_cut
+    if uniform_cut is None:  # the agent refuses a cut-off: never called
+
+        def rollout_to_the_end(s: np.ndarray, rng: np.ndarray, limit: int) -> int:
+            return uniform_rollout(s, rng)
+
+        uniform_cut = kernel(rollout_to_the_end)
+    played: Any = uniform_rollout
+    played_cut: Any = uniform_cut
+    if policy is not None:
+        learned = policy.rollout
+
+        def policy_rollout(s: np.ndarray, rng: np.ndarray, weights: np.ndarray) -> None:
+            if weights.shape[0] == 0:
+                uniform_rollout(s, rng)
+            else:
+                learned(s, rng, weights)
+
+        played = kernel(policy_rollout)
+        if policy.rollout_cut is not None:
+            learned_cut = policy.rollout_cut
+
+            def policy_cut(s: np.ndarray, rng: np.ndarray, weights: np.ndarray, limit: int) -> None:
+                if weights.shape[0] == 0:
+                    uniform_cut(s, rng, limit)
+                else:
+                    learned_cut(s, rng, weights, limit)
+
+            played_cut = kernel(policy_cut)
+    if played is uniform_rollout:
+
+        def uniformly(s: np.ndarray, rng: np.ndarray, weights: np.ndarray) -> None:
+            uniform_rollout(s, rng)
+
+        played = kernel(uniformly)
+    if played_cut is uniform_cut:
+
+        def uniformly_cut(s: np.ndarray, rng: np.ndarray, weights: np.ndarray, limit: int) -> None:
+            uniform_cut(s, rng, limit)
+
+        played_cut = kernel(uniformly_cut)
+    lead: Any = rules.lead_values
+    if lead is None:  # the agent refuses a lead scale: never called
+
+        def lead_by_value(s: np.ndarray, scale: float, out: np.ndarray) -> None:
+            value(s, 0.0, out)
+
+        lead = kernel(lead_by_value)
+    estimate: Any = policy.estimate_lead_values if policy is not None else None
+    if estimate is None:  # the agent refuses `leaf_estimate`: never called
+        estimate = lead
+
+    def rollout_value_of(
+        s: np.ndarray,
+        rng: np.ndarray,
+        rollout_weights: np.ndarray,
+        rollout_decisions: int,
+        score_weight: float,
+        lead_scale: float,
+        out: np.ndarray,
+        leaf_estimate: bool = False,
+    ) -> None:
+        """A new leaf's value per seat into `out`, `s` played on in place: `MCTSAgent._rollout`.
+        A rollout to the end (`rollout_decisions` < 0) or cut after `rollout_decisions`
+        decisions, by the rollout policy if `rollout_weights` are given, else uniform; valued
+        by the lead at `lead_scale` if it is > 0 (`LeadValuation`: the same at a cut and at
+        the end; with `leaf_estimate` the lead in the heuristic's estimate), else by the
+        returns plus `score_weight` x the score (`WinValuation`)."""
+        if rollout_decisions >= 0:
+            played_cut(s, rng, rollout_weights, rollout_decisions)
+        else:
+            played(s, rng, rollout_weights)
+        if lead_scale > 0.0 and leaf_estimate:
+            estimate(s, lead_scale, out)
+        elif lead_scale > 0.0:
+            lead(s, lead_scale, out)
+        else:
+            value(s, score_weight, out)
+
+    rollout_value = kernel(rollout_value_of)
+
+    def search(
+        roots: np.ndarray,
+        deal: bool,
+        player: int,
+        iterations: int,
+        exploration: float,
+        score_weight: float,
+        weights: np.ndarray,
+        biases: np.ndarray,
+        sizes: np.ndarray,
+        leaf_mix: float,
+        rollout_weights: np.ndarray,
+        links: np.ndarray,
+        totals: np.ndarray,
+        used: np.ndarray,
+        rng: np.ndarray,
+        rollout_decisions: int,
+        lead_scale: float,
+        leaf_estimate: bool = False,
+    ) -> int:
+        """Run up to `iterations` iterations into the tree (`links`, `totals`, `used[0]` nodes so
+        far, node 0 the root); stops early when the tree is nearly full. Returns iterations run.
+
+        Each iteration starts from one of `roots` (rows: states of the seat's information set),
+        drawn uniformly, and, if `deal`, determinizes it for `player` in the kernel (the agent
+        passes its Turn's sample alone, or a pool of worlds already dealt: `WORLD_POOL`). A new
+        leaf is valued by a random rollout, mixed, if `leaf_mix` > 0, with a value network
+        (`weights`, `biases`, `sizes`: see `network_values`) reading `player`'s observation of the
+        leaf: (1 - leaf_mix) x rollout + leaf_mix x network, AlphaGo's mix at its leaves (at 1, no
+        rollout is played). Rollouts follow the game's learned rollout policy where
+        `rollout_weights` are given, else they play uniformly at random; with
+        `rollout_decisions` >= 0 they stop after that many decisions, and with `lead_scale` > 0
+        they are valued by the lead, in the score or, with `leaf_estimate`, in the heuristic's
+        estimate (`rollout_value`)."""
+        capacity = links.shape[0]
+        players = roots[0, 0]  # every kernel keeps the player count first
+        observation = np.zeros(sizes[0] if sizes.shape[0] else 1, dtype=np.float32)
+        work = np.zeros((2, weights.shape[2]), dtype=np.float32)
+        judged = np.zeros(weights.shape[2], dtype=np.float32)
+        out = np.empty(MAX_LEGAL, dtype=np.int64)
+        keys = np.empty(MAX_LEGAL, dtype=np.int64)
+        path = np.empty(4096, dtype=np.int64)
+        seats = np.empty(4096, dtype=np.int64)
+        picks = np.empty(MAX_SEATS, dtype=np.int64)
+        values = np.zeros(MAX_SEATS, dtype=np.float64)
+        expanded = np.zeros(1, dtype=np.int64)
+        done = 0
+        while done < iterations and used[0] + 2 * MAX_SEATS + 2 < capacity:
+            s = roots[int(uniform(rng) * roots.shape[0])].copy()
+            if deal:
+                determinize(s, player, rng)
+            node = 0
+            depth = 0
+            expanded[0] = 0
+            while expanded[0] == 0:
+                mover = s[to_move_at]
+                if mover == TERMINAL:
+                    break
+                if mover == CHANCE:
+                    apply(s, sample_chance(s, rng))
+                    continue
+                if mover == SIMULTANEOUS:
+                    # Each deciding seat picks from its own statistics at this node.
+                    mask = deciding(s)
+                    joint = JOINT_KEY
+                    seat = 0
+                    while mask:
+                        if mask & 1:
+                            count = legal(s, seat, out)
+                            for i in range(count):
+                                keys[i] = SEAT_KEY + seat * ACTION_SPAN + out[i]
+                            i = _choose(
+                                links, totals, node, keys, count, exploration, expanded, rng
+                            )
+                            child = _child(links, node, keys[i])
+                            if child < 0:
+                                child = _add_child(links, used, node, keys[i])
+                            _count_available(links, node, keys, count)
+                            path[depth] = child
+                            seats[depth] = seat
+                            depth += 1
+                            picks[seat] = out[i]
+                            joint += (out[i] + 1) << (10 * seat)
+                        mask >>= 1
+                        seat += 1
+                    mask = deciding(s)
+                    seat = 0
+                    while mask:
+                        if mask & 1:
+                            apply(s, picks[seat])
+                        mask >>= 1
+                        seat += 1
+                    child = _child(links, node, joint)
+                    if child < 0:
+                        child = _add_child(links, used, node, joint)
+                    node = child
+                    continue
+                count = legal(s, mover, out)
+                i = _choose(links, totals, node, out, count, exploration, expanded, rng)
+                child = _child(links, node, out[i])
+                if child < 0:
+                    child = _add_child(links, used, node, out[i])
+                _count_available(links, node, out, count)
+                path[depth] = child
+                seats[depth] = mover
+                depth += 1
+                node = child
+                apply(s, out[i])
+            judge = leaf_mix > 0.0 and s[to_move_at] != TERMINAL
+            if judge:  # before the rollout, which plays on in `s`
+                observe(s, player, observation)
+                network_values(weights, biases, sizes, observation, work, judged)
+            if not judge or leaf_mix < 1.0:
+                rollout_value(
+                    s,
+                    rng,
+                    rollout_weights,
+                    rollout_decisions,
+                    score_weight,
+                    lead_scale,
+                    values,
+                    leaf_estimate,
+                )
+            if judge:
+                for p in range(players):
+                    rolled = values[p] if leaf_mix < 1.0 else 0.0
+                    values[p] = (1.0 - leaf_mix) * rolled + leaf_mix * judged[
+                        (p - player) % players
+                    ]
+            links[0, VISITS] += 1
+            for d in range(depth):
+                links[path[d], VISITS] += 1
+                totals[path[d]] += values[seats[d]]
+            done += 1
+        return done
+
+    def deal_worlds(worlds: np.ndarray, seat: int, rng: np.ndarray) -> None:
+        for w in range(worlds.shape[0]):
+            determinize(worlds[w], seat, rng)
+
+    def values_after(
+        s: np.ndarray,
+        player: int,
+        actions: np.ndarray,
+        weights: np.ndarray,
+        biases: np.ndarray,
+        sizes: np.ndarray,
+        out: np.ndarray,
+    ) -> None:
+        observation = np.zeros(sizes[0], dtype=np.float32)
+        work = np.zeros((2, weights.shape[2]), dtype=np.float32)
+        judged = np.zeros(weights.shape[2], dtype=np.float32)
+        for i in range(actions.shape[0]):
+            after = s.copy()
+            apply(after, actions[i])
+            observe(after, player, observation)
+            network_values(weights, biases, sizes, observation, work, judged)
+            out[i] = judged[0]
+
+    return SearchKernels(
+        rules, policy, kernel(search), kernel(deal_worlds), value, kernel(values_after)
+    )
 
 
 # ---------------------------------------------------------------------- Python side
@@ -653,20 +535,25 @@ NO_NETWORK = LeafNetwork(
 
 @dataclass
 class KernelGame:
-    """A game's kernel as building blocks for searches written in Python."""
+    """A game's kernel and compiled search as building blocks for searches written in Python."""
 
     name: str
     seed: int = 0
     """Seeds the generator of `determinize` and `rollout`."""
 
     def __post_init__(self) -> None:
-        self.code = KERNEL_GAMES.index(self.name)
-        self.module = kernel_module(self.name)
+        self.compiled = search_kernels(self.name)
+        self.rules = self.compiled.rules
+        self.policy = self.compiled.policy
         self.rng = generator(self.seed)
 
     def from_state(self, state: State) -> np.ndarray:
-        array: np.ndarray = self.module.from_state(state)
-        return array
+        return self.rules.from_state(state)
+
+    @property
+    def world_pool(self) -> int:
+        """`WORLD_POOL`'s worlds of the game (0: a fresh deal at every iteration)."""
+        return WORLD_POOL.get(self.name, 0)
 
     def roots(self, turn: Turn, budget: int | None, rng: np.ndarray) -> np.ndarray:
         """The kernel arrays a search of `budget` iterations (None: a time budget) starts its
@@ -675,27 +562,27 @@ class KernelGame:
         by the kernel with the generator `rng`."""
         assert turn.sample is not None
         sample = self.from_state(turn.sample)[None, :]
-        pool = WORLD_POOL[self.code]
+        pool = self.world_pool
         if not pool:
             return sample
         worlds = np.repeat(sample, pool if budget is None else min(pool, budget), axis=0)
-        deal_worlds(self.code, worlds, turn.player, rng)
+        self.compiled.deal_worlds(worlds, turn.player, rng)
         return worlds
 
     @property
     def deals_each_iteration(self) -> bool:
         """Whether the search deals every iteration's world afresh (else: from `roots`' pool)."""
-        return not WORLD_POOL[self.code]
+        return not self.world_pool
 
     def determinize(self, s: np.ndarray, seat: int) -> None:
-        determinize(self.code, s, seat, self.rng)
+        self.rules.determinize(s, seat, self.rng)
 
     def rollout(self, s: np.ndarray) -> None:
-        rollout(self.code, s, self.rng)
+        self.rules.rollout(s, self.rng)
 
     def returns(self, s: np.ndarray, score_weight: float = 0.0) -> list[float]:
         values = np.zeros(MAX_SEATS)
-        value(self.code, s, score_weight, values)
+        self.compiled.value(s, score_weight, values)
         return [float(v) for v in values[: int(s[0])]]
 
 
@@ -703,11 +590,12 @@ class KernelMCTSAgent(Agent):
     """`MCTSAgent`'s search with random rollouts, compiled: for games with a kernel.
 
     `rollout_decisions` and `lead_scale` are `MCTSAgent`'s `rollout_decisions` with a
-    `LeadValuation(lead_scale)` (games whose kernel has `CUT_ROLLOUT` and `LEAD_VALUATION`):
+    `LeadValuation(lead_scale)` (games whose kernel has `rollout_cut` and `lead_values`):
     a lead scale alone values full rollouts by the lead at the end; a cut needs the lead (the
     win values no game in progress, and the Python search would then play on to the end).
     `leaf_estimate` takes the lead in the heuristic's estimate instead of the score
-    (`MCTSAgent` with the heuristic's valuation at the cut; games with `ESTIMATE_VALUATION`)."""
+    (`MCTSAgent` with the heuristic's valuation at the cut; games whose learned rollout has
+    `estimate_lead_values`)."""
 
     name = "mcts"
     wants_sample = True
@@ -806,8 +694,7 @@ class KernelMCTSAgent(Agent):
             if deadline is not None and began >= deadline:
                 break
             want = chunk if self.iterations is None else min(chunk, self.iterations - done)
-            ran = search(
-                self.game.code,
+            ran = self.game.compiled.search(
                 roots,
                 self.game.deals_each_iteration,
                 turn.player,
@@ -845,9 +732,9 @@ def check_leaf_network(network: LeafNetwork, game: KernelGame) -> None:
     """A network the compiled search can evaluate on `game`'s observations: the kernel must
     write them, the input must be their size (the kernel writes that many entries) and the
     value head must value every seat the game can seat."""
-    if not COMPILED_OBSERVATION[game.code]:
+    if game.rules.observe is None:
         raise ValueError(f"{game.name} has no compiled observation: no network at the leaves")
-    size = int(game.module.OBSERVATION_SIZE)
+    size = game.rules.observation_size
     if network.sizes.shape[0] < 2 or int(network.sizes[0]) != size:
         inputs = int(network.sizes[0]) if network.sizes.shape[0] else 0
         raise ValueError(
@@ -869,17 +756,18 @@ def check_rollout_valuation(
     estimate: bool = False,
 ) -> None:
     """ValueError unless the compiled search can cut and value rollouts as asked: the kernel
-    must provide the cut and the lead (`CUT_ROLLOUT`, `LEAD_VALUATION`), a cut needs the lead,
+    must provide the cut and the lead (`rollout_cut`, `lead_values`), a cut needs the lead,
     and a cut rollout is valued by the lead alone and played uniformly unless the game's
-    rollout policy can be cut too (`CUT_POLICY_ROLLOUT`); the lead in the heuristic's estimate
-    (`estimate`) needs the lead scale and the game's `ESTIMATE_VALUATION`."""
+    rollout policy can be cut too (its `rollout_cut`); the lead in the heuristic's estimate
+    (`estimate`) needs the lead scale and the learned rollout's `estimate_lead_values`."""
+    learned = game.policy
     if estimate:
-        if not ESTIMATE_VALUATION[game.code]:
+        if learned is None or learned.estimate_lead_values is None:
             raise ValueError(f"{game.name} has no compiled estimate to value rollouts by")
         if lead_scale is None:
             raise ValueError("the estimate's lead needs a lead scale")
     if lead_scale is not None:
-        if not LEAD_VALUATION[game.code]:
+        if game.rules.lead_values is None:
             raise ValueError(f"{game.name} has no compiled lead valuation (lead_scale)")
         if not lead_scale > 0:
             raise ValueError("the lead scale must be positive")
@@ -887,7 +775,7 @@ def check_rollout_valuation(
             raise ValueError("rollouts are valued by the lead or by the score term, not both")
     if rollout_decisions is None:
         return
-    if not CUT_ROLLOUT[game.code]:
+    if game.rules.rollout_cut is None:
         raise ValueError(f"{game.name} has no compiled cut-off of rollouts (rollout_decisions)")
     if rollout_decisions < 0:
         raise ValueError("a rollout cannot have a negative number of decisions")
@@ -895,7 +783,7 @@ def check_rollout_valuation(
         raise ValueError(
             "a cut rollout needs the lead valuation (lead_scale): the win values no game in play"
         )
-    if policy and not CUT_POLICY_ROLLOUT[game.code]:
+    if policy and (learned is None or learned.rollout_cut is None):
         raise ValueError(
             f"{game.name}'s cut rollout is uniformly random: no rollout policy with it"
         )
@@ -903,12 +791,12 @@ def check_rollout_valuation(
 
 def checked_rollout_weights(weights: np.ndarray, game: KernelGame) -> np.ndarray:
     """`weights` as the compiled rollout policy reads them (float64, one per feature of the
-    game's `ROLLOUT_FEATURES`); ValueError if the game has no rollout policy or they do not fit
+    game's learned rollout); ValueError if the game has no rollout policy or they do not fit
     it."""
-    if not ROLLOUT_POLICY[game.code]:
+    if game.policy is None:
         raise ValueError(f"{game.name} has no compiled rollout policy")
     array = np.ascontiguousarray(weights, dtype=np.float64)
-    features = len(rollout_module(game.name).ROLLOUT_FEATURES)
+    features = len(game.policy.features)
     if array.shape != (features,):
         raise ValueError(
             f"the {game.name} rollout policy has {features} weights (one per feature), "
@@ -933,20 +821,19 @@ def _grow(links: np.ndarray, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return bigger, more
 
 
-def kernel_state(state: State) -> Any:
+def kernel_state(state: State) -> np.ndarray:
     """A scalar state's kernel array (for games with a kernel)."""
-    return kernel_module(state.game.name).from_state(state)
+    return kernel_rules(state.game.name).from_state(state)
 
 
 __all__ = [
-    "CUT_ROLLOUT",
-    "KERNEL_GAMES",
-    "LEAD_VALUATION",
     "KernelGame",
     "KernelMCTSAgent",
     "LeafNetwork",
     "has_kernel",
+    "kernel_games",
     "kernel_state",
+    "search_kernels",
 ]
 
 
@@ -956,10 +843,9 @@ def compile_all() -> float:
     nobody waits for the compiler at a first move."""
     import spielwerk
     from spielwerk.agents.base import make_turn
-    from spielwerk.core.state import CHANCE
 
     start = time.perf_counter()
-    for name in KERNEL_GAMES:
+    for name in KERNELS:
         game = spielwerk.load(name)
         state = game.new_state(game.min_players, seed=0)
         while state.to_move == CHANCE:
@@ -968,7 +854,8 @@ def compile_all() -> float:
         seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
         turn = make_turn(state, seat, True, random.Random(0))
         KernelMCTSAgent(name, iterations=2, seed=0).act(turn)
-        kernel_module(name).play_random_batch(game, game.min_players, 2, np.random.default_rng(0))
+        rules = kernel_rules(name)
+        rules.play_random_batch(game, game.min_players, 2, np.random.default_rng(0))
     return time.perf_counter() - start
 
 

@@ -27,7 +27,7 @@ neither helps).
 
 A model file may also carry a learned rollout policy (`rollout/w`, Witches, Isolde and
 Tintenblut): the search then rolls out with it instead of uniformly at random
-(`kernel_mcts.policy_rollout`); in Witches that, not the value head, is what `net` plays with
+(`spielwerk.agents.rollouts`); in Witches that, not the value head, is what `net` plays with
 (docs/learning.md). Its metadata may also cut the rollouts and value them by the lead
 (`rollout_decisions`, `lead_scale`: Tintenblut's `mcts` valuation, with the policy's rollouts),
 in the score or in the heuristic's estimate (`leaf_estimate`).
@@ -43,12 +43,10 @@ import numpy.typing as npt
 
 from spielwerk.agents.base import Agent, Turn
 from spielwerk.agents.kernel_mcts import (
-    COMPILED_OBSERVATION,
     KernelMCTSAgent,
     LeafNetwork,
     check_leaf_network,
     most_visited,
-    values_after,
 )
 from spielwerk.agents.network import Model
 from spielwerk.core.actions import Action
@@ -113,7 +111,7 @@ class KernelNetworkAgent(Agent):
         )
         # Where the kernel writes observations, the root's moves are judged in the kernel too.
         self.compiled_network: LeafNetwork | None = None
-        if network is not None and self.blend and COMPILED_OBSERVATION[self.search.game.code]:
+        if network is not None and self.blend and self.search.game.rules.observe is not None:
             check_leaf_network(network, self.search.game)
             self.compiled_network = network
 
@@ -155,8 +153,7 @@ class KernelNetworkAgent(Agent):
             ids = np.array([action.id for action in turn.legal_actions], dtype=np.int64)
             values = np.zeros(len(ids))
             state = self.search.game.from_state(turn.sample)
-            values_after(
-                self.search.game.code,
+            self.search.game.compiled.values_after(
                 state,
                 turn.player,
                 ids,

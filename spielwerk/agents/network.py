@@ -81,14 +81,6 @@ def layout_hash(game: Game) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def param_names(hidden_layers: int) -> list[str]:
-    """Names of the weight arrays, in forward order."""
-    names = []
-    for index in range(hidden_layers):
-        names += [f"hidden_{index}/w", f"hidden_{index}/b"]
-    return [*names, "policy/w", "policy/b", "value/w", "value/b"]
-
-
 def network_metadata(
     game: Game, players: Sequence[int], hidden: Sequence[int], score_weight: float = 0.0
 ) -> dict[str, Any]:
@@ -169,6 +161,9 @@ class Model:
         # whose default keeps the old rules still plays the models trained before.
         trained = {spec.name: str(spec.default) for spec in game.option_specs}
         trained.update({key: str(value) for key, value in meta.get("options", {}).items()})
+        for key, value in game.retired_options.items():  # gone, at the value every game had
+            if trained.get(key) == str(value):
+                del trained[key]
         if trained != options:
             differ = sorted(
                 key for key in set(options) | set(trained) if options.get(key) != trained.get(key)
@@ -348,12 +343,13 @@ def rollout_weights(model: Model) -> Array | None:
     features = model.rollout_features
     if features is None:
         return None
-    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, ROLLOUT_POLICY, rollout_module
+    from spielwerk.agents.rollouts import ROLLOUT_POLICIES, learned_rollout
 
     name = model.game_name
-    if name not in KERNEL_GAMES or not ROLLOUT_POLICY[KERNEL_GAMES.index(name)]:
+    learned = learned_rollout(name) if name in ROLLOUT_POLICIES else None
+    if learned is None:
         raise ModelMismatch(f"this {name} model has a rollout policy, but {name} has none")
-    computed = list(rollout_module(name).ROLLOUT_FEATURES)
+    computed = list(learned.features)
     if features != computed:
         raise ModelMismatch(
             f"this {name} model's rollout policy weighs the features {features}, but this "
@@ -486,8 +482,8 @@ def network_player(
     the compiled search with the network judging the root's moves."""
     if model.metadata.get("search") != KERNEL_SEARCH:
         return network_search_agent(model, iterations, seed, exploration, seconds)
-    from spielwerk.agents.kernel_mcts import has_kernel
     from spielwerk.agents.kernel_network import DEFAULT_BLEND, KernelNetworkAgent
+    from spielwerk.games.kernels import has_kernel
 
     if not has_kernel(model.game_name):
         raise ModelError(

@@ -1,4 +1,4 @@
-"""Throughput of the batched (NumPy) simulators."""
+"""Throughput of the batched simulators (the compiled kernels)."""
 
 from __future__ import annotations
 

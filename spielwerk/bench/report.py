@@ -104,7 +104,7 @@ def tables(results: Mapping[str, Any]) -> list[tuple[str, Sequence[str], list[li
     evaluate = results.get("openspiel_evaluate_bots", {}).get("games_per_s")
     rows = [
         [
-            f"spielwerk batched {name}, {f.get('simulator', 'numpy')} "
+            f"spielwerk batched {name}, {f.get('simulator', 'kernel')} "
             f"({f['players']} players, {f['games']:,} games)",
             _num(f["games_per_s"]),
             _ratio(f["games_per_s"] / evaluate if evaluate else None),

@@ -51,11 +51,6 @@ class StageBars:
             self.task, games=self.played, completed=min(task.total or 0, task.elapsed or 0)
         )
 
-    def tick(self) -> None:
-        if self.task is not None:
-            task = self.progress.tasks[self.task]
-            self.progress.update(self.task, completed=min(task.total or 0, task.elapsed or 0))
-
     def _close(self) -> None:
         if self.task is not None:
             task = self.progress.tasks[self.task]

@@ -235,7 +235,7 @@ def player_label(spec: str, lang: Lang, you: bool = False) -> str:
 
 def options_in_words(game: Game, lang: Lang) -> str:
     """The game's options as a player reads them: "Witches' wheel: descending, Start player:
-    Seat 1" (a test-only switch only when it is on)."""
+    Seat 1"."""
     specs = {spec.name: spec for spec in game.option_specs}
     return ", ".join(
         shared_texts().say(
@@ -245,7 +245,6 @@ def options_in_words(game: Game, lang: Lang) -> str:
             value=option_value(game.name, specs[name], value, lang),
         )
         for name, value in game.options.items()
-        if not (specs[name].test_only and value == specs[name].default)
     )
 
 
@@ -320,11 +319,7 @@ def list_games() -> None:
         cls = game_class(name)
         table.add_row(name, escape(cls.title), f"{cls.min_players}-{cls.max_players}")
         # Options go below the table, one per line: long names stay whole at any width.
-        options += [
-            f"  {name}: {escape(describe_option(spec))}"
-            for spec in cls.option_specs
-            if not spec.test_only
-        ]
+        options += [f"  {name}: {escape(describe_option(spec))}" for spec in cls.option_specs]
     console = _console()
     console.print(table)
     if options:
@@ -350,7 +345,7 @@ def rules(
     console = _console()
     console.print(f"[bold]{escape(game_title(cls.name, chosen))}[/bold] ({cls.name})")
     console.print(say(chosen, "terminal.players_range", low=cls.min_players, high=cls.max_players))
-    specs = [spec for spec in cls.option_specs if not spec.test_only]
+    specs = list(cls.option_specs)
     if specs:
         console.print(say(chosen, "terminal.options"))
         for spec in specs:
@@ -622,7 +617,8 @@ def simulate(
         bool | None,
         typer.Option(
             "--batched/--no-batched",
-            help="NumPy batched simulator for all-random line-ups (default: when the game has one)",
+            help="the batched simulator (compiled kernel) for all-random line-ups (default: when "
+            "the game has one)",
         ),
     ] = None,
 ) -> None:
@@ -632,9 +628,11 @@ def simulate(
     from spielwerk.sim.batched import can_batch
     from spielwerk.sim.report import write_outputs
     from spielwerk.sim.stats import summarise
+    from spielwerk.sim.variants import is_planted, load_variant
 
     with _user_errors():
-        loaded = spielwerk.load(game, **parse_options(option or []))
+        loaded = load_variant(game, **parse_options(option or []))
+        planted = is_planted(parse_options(option or []))
         specs = parse_players(players, loaded)
         if HUMAN in specs:
             raise UsageProblem("simulate plays bots only: a seat cannot be human")
@@ -653,20 +651,19 @@ def simulate(
         except KeyboardInterrupt:
             _fail("interrupted before any game was played", 130, "stopped")
         check_models([make_agent(spec, game, 0) for spec in set(specs)], loaded, len(specs))
-        if batched and not can_batch(specs, backend, game):
+        if batched and (not can_batch(specs, backend, game) or planted):
             raise UsageProblem(
                 "--batched needs every seat random, the local backend and a game with a "
                 "batched simulator"
             )
-    if batched is not False and can_batch(specs, backend, game):
-        from spielwerk.sim.batched import simulator_kind, warm_up
+    if batched is not False and can_batch(specs, backend, game) and not planted:
+        from spielwerk.sim.batched import warm_up
 
         try:
             warm_up(game)  # compiled code loaded before the games are announced as started
         except KeyboardInterrupt:
             _fail("interrupted before any game was played", 130, "stopped")
-        kind = "compiled kernel" if simulator_kind(game) == "kernel" else "NumPy"
-        how = f"batched simulator ({kind})"
+        how = "batched simulator (compiled kernel)"
     elif backend == "ray":
         how = f"backend ray{' at ' + ray_address if ray_address else ''}"
     else:

@@ -1,10 +1,10 @@
-"""What a batched simulator returns: many random-play games stepped together with NumPy.
+"""What a batched simulator returns: many random-play games played in a compiled kernel.
 
-A game with a batched simulator has `spielwerk/games/<game>/batched.py` with
-`play_random_batch(game, players, games, rng, record=False) -> BatchResult`: the same rules as
-the scalar engine, every decision uniform among the legal actions (as `RandomAgent` plays) and
-every chance event as likely as `chance_ids` says. With `record=True` it returns each game's
-action ids in the scalar vocabulary, so tests can replay them through the scalar engine.
+A game with a kernel has one (`spielwerk.core.kernel_game.KernelRules.play_random_batch(game,
+players, games, rng, record=False) -> BatchResult`): the same rules as the scalar engine, every
+decision uniform among the legal actions (as `RandomAgent` plays) and every chance event as
+likely as `chance_ids` says. With `record=True` it returns each game's action ids in the scalar
+vocabulary, so tests can replay them through the scalar engine.
 """
 
 from __future__ import annotations

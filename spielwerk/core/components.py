@@ -67,14 +67,6 @@ def history_actions(state: State) -> list[tuple[int, Action]]:
     return [(actor, table[action_id]) for actor, action_id in state.history]
 
 
-def view_scores(state: State) -> list[float] | None:
-    """The public view's `scores`, where the game shows them as it goes."""
-    scores = state.view(None).get("scores")
-    if not isinstance(scores, list):
-        return None
-    return [float(score) for score in scores]
-
-
 def tally_actions(
     state: State, way: str, pick: Callable[[Action], Sequence[str]], once: bool = True
 ) -> Exposures:
@@ -109,12 +101,21 @@ def param(action: Action, name: str) -> str | None:
 
 def declaration_for(game: Game) -> BalanceDeclaration | None:
     """The game's declaration: `declare(game)` of the `components` module beside its Game class
-    (`spielwerk/games/<game>/components.py`), or None if it has none."""
-    module = sys.modules[type(game).__module__]
-    package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.components")
-    except ModuleNotFoundError:
+    (`spielwerk/games/<game>/components.py`), or beside the class it derives from (a variant the
+    tooling builds), or None if it has none."""
+    for cls in type(game).__mro__:
+        if cls.__module__ == "builtins" or cls.__module__.startswith("spielwerk.core."):
+            continue  # `object` and the core's `Game`
+        module = sys.modules[cls.__module__]
+        package = (
+            module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
+        )
+        try:
+            module = importlib.import_module(f"{package}.components")
+        except ModuleNotFoundError:
+            continue
+        break
+    else:
         return None
     declared: BalanceDeclaration = module.declare(game)
     return declared

@@ -26,7 +26,17 @@ class Game(ABC):
     """The observation tensor's named blocks (`spielwerk.core.observation`); set by each game,
     on the class where it is fixed, on the instance where the content decides it (scenarios)."""
 
+    retired_options: ClassVar[Mapping[str, OptionValue]] = {}
+    """Options the game no longer has, with the one value every game had: a record or stored
+    table that names it with that value still loads (the option is dropped); any other value
+    is refused."""
+
     def __init__(self, **options: Any) -> None:
+        for name, value in self.retired_options.items():
+            if name in options:
+                if options[name] != value:
+                    raise OptionError(f"option {name!r} no longer exists")
+                options = {k: v for k, v in options.items() if k != name}
         self.options: Mapping[str, OptionValue] = resolve_options(self.option_specs, options)
         self.actions: ActionTable = self._build_actions()
 

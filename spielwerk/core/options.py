@@ -22,9 +22,6 @@ class OptionSpec:
     choices: tuple[OptionValue, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
-    test_only: bool = False
-    """Not a rule: a switch for the project's own checks (e.g. an imbalance planted for
-    `spielwerk balance` to find). Hidden from game lists and the lobby, refused over the web."""
     seat: bool = False
     """The value is a seat as the rules count it, from 0 (a start player): people read and pick
     it counted from 1 ("seat 1"), in the lobby and the terminal."""

@@ -13,7 +13,7 @@ the discs passed, the steps; for a draft pick: the card's best such gain, its va
 of its type kept; in Tintenblut, what the move does to the mover's holdings up to the end of
 its arrival, valued as the heuristic bot values them, the villain cards it risks, the journey,
 the card number), computed in the kernel (`ROLLOUT_FEATURES`, `rollout_policy` of the module
-`kernel_mcts.rollout_module` names) from the mover's own cards and public facts.
+`spielwerk.agents.rollouts` names) from the mover's own cards and public facts.
 
 1. Self-play: every seat is the compiled search at `iterations` (4,000: past the plateau, so
    its choices are as good as that search gets), valued as the game's `mcts` seat values its
@@ -65,16 +65,10 @@ import spielwerk
 from spielwerk.agents.base import Agent, make_turn
 from spielwerk.agents.configs import MCTS_CONFIGS, PLAIN, SearchConfig
 from spielwerk.agents.heuristics import heuristic_factory
-from spielwerk.agents.kernel_mcts import (
-    KERNEL_GAMES,
-    ROLLOUT_POLICY,
-    KernelMCTSAgent,
-    has_kernel,
-    kernel_module,
-    most_visited,
-    rollout_module,
-)
+from spielwerk.agents.kernel_mcts import KernelMCTSAgent, most_visited
 from spielwerk.agents.network import ROLLOUT_WEIGHTS, read_model, save_model
+from spielwerk.agents.rollouts import ROLLOUT_POLICIES, LearnedRollout, learned_rollout
+from spielwerk.games.kernels import has_kernel, kernel_rules
 from spielwerk.learn.selfplay import game_seed
 
 Array = npt.NDArray[np.float64]
@@ -86,6 +80,13 @@ TEACHERS = ("search", "heuristic")
 choice (one-hot)."""
 DEFAULT_PLAYERS = {"inkspell": 3}
 """The player count of the self-play where it is not 4 (Tintenblut is usually played by 3)."""
+
+
+def _learned(game_name: str) -> LearnedRollout:
+    learned = learned_rollout(game_name)
+    if learned is None:
+        raise ValueError(f"{game_name} has no learned rollout policy")
+    return learned
 
 
 def search_config(game_name: str) -> SearchConfig:
@@ -174,8 +175,8 @@ def record_game(
     heuristic's move one-hot). Seeded by `seed` and `g` alone, so games can be played in any
     process and order."""
     game = spielwerk.load(game_name)
-    module = kernel_module(game_name)
-    policy = rollout_module(game_name)
+    rules = kernel_rules(game_name)
+    policy = _learned(game_name)
     decisions = Decisions()
     seed_g = game_seed(seed, g)
     searches = []
@@ -208,8 +209,8 @@ def record_game(
                 continue
             assert turn.sample is not None
             ids = np.array([action.id for action in legal], dtype=np.int64)
-            rows = np.zeros((len(ids), len(policy.ROLLOUT_FEATURES)))
-            policy.rollout_features(module.from_state(turn.sample), ids, rows)
+            rows = np.zeros((len(ids), len(policy.features)))
+            policy.rollout_features(rules.from_state(turn.sample), ids, rows)
             decisions.features.append(rows)
             if heuristics:
                 chosen = heuristics[seat].act(turn)
@@ -351,10 +352,10 @@ def write_model(
     (a base trained for the PUCT search has PUCT's, which is not the compiled search's).
     `rollout_decisions`, if given, cuts the rollouts there instead; `leaf_estimate` values the
     cut by the lead in the heuristic's estimate instead of the score (Tintenblut:
-    `kernel_mcts.estimate_values`)."""
+    `LearnedRollout.estimate_lead_values`)."""
     model = read_model(base)
     name = model.game_name
-    module = rollout_module(name)
+    features = _learned(name).features
     config = search_config(name)
     metadata = dict(model.metadata)
     keys = (
@@ -385,7 +386,7 @@ def write_model(
         blend=0.0,
         leaf_mix=0.0,
         play_iterations=play_iterations,
-        rollout_policy={"features": list(module.ROLLOUT_FEATURES), "learned": learned},
+        rollout_policy={"features": list(features), "learned": learned},
         play_tuning={
             "date": learned["date"],
             "was": was,
@@ -427,9 +428,7 @@ def rewrite_weights(args: argparse.Namespace) -> None:
     stored = source.params.get(ROLLOUT_WEIGHTS)
     if stored is None or source.game_name != args.game:
         sys.exit(f"{args.weights_from} has no {args.game} rollout policy")
-    if source.metadata["rollout_policy"]["features"] != list(
-        rollout_module(args.game).ROLLOUT_FEATURES
-    ):
+    if source.metadata["rollout_policy"]["features"] != list(_learned(args.game).features):
         sys.exit(f"{args.weights_from} names other features than the {args.game} kernel's")
     learned = dict(source.metadata["rollout_policy"]["learned"])
     learned["sharpen"] = float(learned.get("sharpen", 1.0)) * args.sharpen
@@ -447,9 +446,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m spielwerk.learn.rollout_policy", description=__doc__.split("\n")[0]
     )
-    parser.add_argument(
-        "game", choices=[g for g, p in zip(KERNEL_GAMES, ROLLOUT_POLICY, strict=True) if p]
-    )
+    parser.add_argument("game", choices=list(ROLLOUT_POLICIES))
     parser.add_argument(
         "--players", type=int, help="seats in self-play (default: 3 in inkspell, else 4)"
     )

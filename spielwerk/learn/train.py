@@ -515,7 +515,7 @@ class Run:
 
 def resolve_expert(expert: str, game: str) -> str:
     """The expert a run of `game` uses for `expert` (see EXPERTS)."""
-    from spielwerk.agents.kernel_mcts import KERNEL_GAMES, has_kernel
+    from spielwerk.games.kernels import KERNELS, has_kernel
 
     if expert not in EXPERTS:
         raise TrainingError(f"unknown expert {expert!r}: use {', '.join(EXPERTS)}")
@@ -530,7 +530,7 @@ def resolve_expert(expert: str, game: str) -> str:
     if expert == KERNEL and not has_kernel(game):
         raise TrainingError(
             f"the kernel expert needs a compiled kernel of {game} and Numba "
-            f"(games with one: {', '.join(KERNEL_GAMES)})"
+            f"(games with one: {', '.join(KERNELS)})"
         )
     return expert
 
@@ -541,16 +541,12 @@ def check_leaf_mix(leaf_mix: float, expert: str, game: str) -> None:
         raise TrainingError(f"--leaf-mix must lie in 0..1, not {leaf_mix:g}")
     if not leaf_mix:
         return
-    from spielwerk.agents.kernel_mcts import COMPILED_OBSERVATION, KERNEL_GAMES
+    from spielwerk.games.kernels import kernel_rules
 
     if expert != KERNEL:
         raise TrainingError("--leaf-mix needs the kernel expert (--expert kernel)")
-    if not COMPILED_OBSERVATION[KERNEL_GAMES.index(game)]:
+    if kernel_rules(game).observe is None:
         raise TrainingError(f"--leaf-mix: the {game} kernel writes no observation tensor")
-
-
-def _prefixed(arrays: dict[str, Any], prefix: str) -> dict[str, Any]:
-    return {k.removeprefix(prefix): v for k, v in arrays.items() if k.startswith(prefix)}
 
 
 def _config_json(config: TrainConfig) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The batched (NumPy) simulators: which games have one, and playing a plan with them.
+"""The batched simulators (the compiled kernels): which games have one, and playing a plan
+with them.
 
 `spielwerk simulate` uses a game's batched simulator when every seat is `random` and the backend
 is local: thousands of games stepped together instead of one at a time. The games are drawn from
@@ -10,8 +11,6 @@ rather than a scalar replay.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,22 +28,11 @@ FIRST_BLOCK = 256
 
 
 def batched_simulator(name: str) -> BatchedSimulator | None:
-    """`play_random_batch` of game `name`, or None if it has no batched simulator: its compiled
-    kernel where it has one and Numba is installed, else its NumPy simulator."""
-    if simulator_kind(name) == "kernel":
-        kernel: BatchedSimulator = importlib.import_module(
-            f"spielwerk.games.{name}.kernel"
-        ).play_random_batch
-        return kernel
-    module = f"spielwerk.games.{name}.batched"
-    try:
-        found = importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        found = False
-    if not found:
-        return None
-    simulate: BatchedSimulator = importlib.import_module(module).play_random_batch
-    return simulate
+    """`play_random_batch` of game `name`'s compiled kernel, or None where it has none or
+    Numba is missing (the scalar engine then plays every game)."""
+    from spielwerk.games.kernels import has_kernel, kernel_rules
+
+    return kernel_rules(name).play_random_batch if has_kernel(name) else None
 
 
 def warm_up(name: str) -> None:
@@ -53,20 +41,6 @@ def warm_up(name: str) -> None:
     if simulate is not None:
         game = load(name)
         simulate(game, game.min_players, 1, np.random.default_rng(0))
-
-
-def simulator_kind(name: str) -> str | None:
-    """ "kernel" (compiled, Numba), "numpy", or None: how game `name` plays batched games."""
-    from spielwerk.core.kernel import available
-
-    for kind, module in (("kernel", "kernel"), ("numpy", "batched")):
-        try:
-            found = importlib.util.find_spec(f"spielwerk.games.{name}.{module}") is not None
-        except ModuleNotFoundError:
-            found = False
-        if found and (kind != "kernel" or available()):
-            return kind
-    return None
 
 
 def can_batch(lineup: Sequence[str], backend: str, name: str) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from spielwerk.agents import make_agent
 from spielwerk.core.errors import OptionError
-from spielwerk.core.registry import load
+from spielwerk.sim.variants import load_variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ def make_variants(
     variants = []
     for combination in itertools.product(*(values for _, values in varied)):
         chosen = dict(zip((key for key, _ in varied), combination, strict=True))
-        load(game, **options, **chosen)  # an unknown option or bad value fails here, early
+        load_variant(game, **options, **chosen)  # an unknown option or bad value fails here
         label = ", ".join(f"{key}={value}" for key, value in chosen.items())
         variants.append(Variant(label, tuple(sorted({**options, **chosen}.items()))))
     return variants
@@ -95,7 +95,7 @@ def plan_games(
     variants = make_variants(game, dict(options or {}), vary)
     players = len(lineup)
     for variant in variants:  # player-count checks that depend on the options
-        load(game, **dict(variant.options)).new_state(players, seed=seed)
+        load_variant(game, **dict(variant.options)).new_state(players, seed=seed)
     for spec in lineup:
         make_agent(spec, game, seed=0)
     deals = math.ceil(games / players)

@@ -19,10 +19,10 @@ from typing import Any
 
 from spielwerk.agents import make_agent
 from spielwerk.agents.base import Agent
-from spielwerk.core.registry import load
 from spielwerk.core.state import CHANCE, State
 from spielwerk.sim.match import ThinkTime, play_game
 from spielwerk.sim.plan import GameSpec
+from spielwerk.sim.variants import is_planted, load_variant
 
 BACKENDS = ("local", "ray")
 
@@ -97,7 +97,7 @@ def outcome_fields(spec: GameSpec, state: State) -> dict[str, Any]:
 
 def play_spec(spec: GameSpec) -> GameRow:
     """Play one planned game."""
-    game = load(spec.game, **dict(spec.variant.options))
+    game = load_variant(spec.game, **dict(spec.variant.options))
     think = ThinkTime()
     state = play_game(game, spec_agents(spec), seed=spec.seed, think=think)
     return GameRow(
@@ -131,7 +131,8 @@ def run(
     chunk_most: int = 64,
 ) -> RunResult:
     """Play every spec and return the rows sorted by game index. `batched`: use the game's
-    NumPy simulator (all seats random, local backend); None: whenever it can. `on_rows` gets
+    batched simulator, its compiled kernel (all seats random, local backend, nothing
+    planted); None: whenever it can. `on_rows` gets
     the rows of finished games as they come in. `play` plays one spec (never batched unless
     it is `play_spec`); `stop` ends the run early like Ctrl-C: the games not started are
     dropped and the result says it was interrupted."""
@@ -140,7 +141,10 @@ def run(
     from spielwerk.sim.batched import can_batch, run_batched
 
     possible = (
-        bool(specs) and play is play_spec and can_batch(specs[0].lineup, backend, specs[0].game)
+        bool(specs)
+        and play is play_spec
+        and can_batch(specs[0].lineup, backend, specs[0].game)
+        and not any(is_planted(dict(spec.variant.options)) for spec in specs)
     )
     if batched and not possible:
         raise ValueError(

@@ -22,12 +22,11 @@ stepped together, with action masks (the `rl` and `kernels` extras).
 - The arrays returned are the environment's own buffers, overwritten by the next step, unless
   `copy=True`.
 
-Games: those whose kernel encodes observations (`spielwerk.vector.kernel.VECTOR_GAMES`).
+Games: those whose kernel encodes observations (`spielwerk.vector.kernel.vector_games()`).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
@@ -51,21 +50,20 @@ class VectorEnv(GymnasiumVectorEnv):
         copy: bool = False,
         **options: Any,
     ) -> None:
+        from spielwerk.games.kernels import kernel_rules
         from spielwerk.vector import kernel
 
-        if game not in kernel.VECTOR_GAMES:
-            raise OptionError(
-                f"{game} has no vector environment (games: {', '.join(kernel.VECTOR_GAMES)})"
-            )
+        games = kernel.vector_games()
+        if game not in games:
+            raise OptionError(f"{game} has no vector environment (games: {', '.join(games)})")
         if num_envs < 1:
             raise OptionError("num_envs must be at least 1")
         self.metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
-        self._kernel = kernel
-        self._code = kernel.VECTOR_GAMES.index(game)
+        self._steps = kernel.vector_steps(game)
+        self._sample_actions = kernel.sample_actions
         self.game = spielwerk.load(game, **options)
         players = self.game.min_players if num_players is None else num_players
-        module = importlib.import_module(f"spielwerk.games.{game}.kernel")
-        self._initial = module.initial(self.game, players)
+        self._initial = kernel_rules(game).initial(self.game, players)
         self.num_envs = num_envs
         self.num_players = players
         self.copy = copy
@@ -94,8 +92,7 @@ class VectorEnv(GymnasiumVectorEnv):
             seed = self._seed
         sequence = np.random.SeedSequence(seed)
         self._rngs[:, 0] = sequence.generate_state(self.num_envs, np.uint64)
-        self._kernel.reset_all(
-            self._code,
+        self._steps.reset_all(
             self._states,
             self._initial,
             self._rngs,
@@ -122,8 +119,7 @@ class VectorEnv(GymnasiumVectorEnv):
                 f"action {int(chosen[game])} is not legal for player "
                 f"{int(self._to_move[game])} in game {game} now (nothing was applied)"
             )
-        self._kernel.step_all(
-            self._code,
+        self._steps.step_all(
             self._states,
             self._initial,
             self._rngs,
@@ -148,7 +144,7 @@ class VectorEnv(GymnasiumVectorEnv):
         opponents), drawn from the games' own generators."""
         if out is None:
             out = np.zeros(self.num_envs, dtype=np.int64)
-        self._kernel.sample_actions(self._masks, self._rngs, out)
+        self._sample_actions(self._masks, self._rngs, out)
         return out
 
     def _out(self, array: np.ndarray) -> np.ndarray:

@@ -46,15 +46,6 @@ def web_games() -> list[str]:
     return [name for name in spielwerk.list_games() if _loadable(name) is not None]
 
 
-def available_game(name: str, options: dict[str, Any]) -> Game:
-    if name not in spielwerk.list_games() or _loadable(name) is None:
-        raise ClientError(f"unknown game {name!r}")
-    try:
-        return spielwerk.load(name, **options)
-    except spielwerk.OptionError as error:
-        raise ClientError(str(error)) from None
-
-
 def renderer_url(name: str) -> str:
     """The game's table renderer (a JS module), or the generic one if it has none yet."""
     own = STATIC_DIR / "games" / f"{name}.js"
@@ -124,7 +115,6 @@ def game_info(name: str, lang: Lang = DEFAULT_LANG) -> dict[str, Any]:
                 "maximum": spec.maximum,
             }
             for spec in cls.option_specs
-            if not spec.test_only
         ],
         "bots": bot_levels(cls.name, cls.max_players, lang),
         "other_bots": {

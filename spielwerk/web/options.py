@@ -52,8 +52,6 @@ class TableOptions:
             spec = specs.get(name)
             if spec is None or (game_name, name) in NAMED_FILE_OPTIONS:
                 continue  # unknown names: the game's message; file options: resolved below
-            if spec.test_only and given[name] != spec.default:  # stored tables name the default
-                raise ClientError(f"option {name!r} is for tests only, not offered here")
             if spec.type is str and spec.choices is None:
                 raise ClientError(f"option {name!r} cannot be set over the web")
             if spec.type is int and spec.maximum is None:

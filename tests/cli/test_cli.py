@@ -84,26 +84,31 @@ def test_list_names_witches_with_players_and_options() -> None:
     assert "witches" in out and "The Witches of Blackmore" in out
     assert "2-6" in out
     assert "wheel=descending" in out and "ascending" in out and "start_player=0" in out
-    assert "planted_double" not in out  # a test-only switch, not a rule
+    assert "plant" not in out  # the tooling's planted imbalance is not a rule
 
 
-def test_a_test_only_option_still_works_from_the_command_line() -> None:
-    """Hidden from `list` and `rules`, the planted imbalance stays usable where it is meant
-    for: a local run that checks `spielwerk balance` finds it."""
-    assert "planted_double" not in run(["rules", "witches"]).plain
+def test_the_planted_imbalance_is_the_tools_not_a_games() -> None:
+    """The imbalance planted for `spielwerk balance` is no rule: `rules` and `play` know
+    nothing of it; `simulate` (and `balance`) play the tooling's variant with it, one game at a
+    time (the compiled batched simulator plays the rules alone)."""
+    assert "plant" not in run(["rules", "witches"]).plain
+    play = ["play", "witches", "--players", "random,random,random", "--option", "plant=grey-9"]
+    refused = run(play)
+    assert refused.exit_code != 0 and "unknown option 'plant'" in refused.plain + refused.stderr
     result = run(
         [
-            "play",
+            "simulate",
             "witches",
             "--players",
             "random,random,random",
-            "--seed",
-            "3",
+            "--games",
+            "6",
             "--option",
-            "planted_double=grey-9",
+            "plant=grey-9",
         ]
     )
     assert result.exit_code == 0, result.stderr
+    assert "batched simulator" not in result.plain
 
 
 def test_rules_prints_title_players_options_and_how_to_play() -> None:
@@ -273,7 +278,7 @@ def seat_zero_knowledge(record: dict[str, Any]) -> SeatZeroKnowledge:
             facts.known_before.append(set(known))
             facts.hands_around.append([after_last_play, sorted(name(c) for c in state.hands[0])])
         state.apply(action, player=None if actor == "chance" else int(actor))
-        played = [c for _, cards, _, _ in state.tricks for c in cards] + state.trick_cards
+        played = [c for _, cards, _, _, _ in state.tricks for c in cards] + state.trick_cards
         known |= {name(c) for c in [*state.hands[0], *state.trump_pile, *played]}
         if is_play:
             after_last_play = sorted(name(c) for c in state.hands[0])

@@ -146,8 +146,6 @@ def test_every_option_has_help_in_both_languages_and_the_english_is_the_options_
 ) -> None:
     texts = texts_of_game(name)
     for spec in game_class(name).option_specs:
-        if spec.test_only:
-            continue
         key = f"option.{spec.name}"
         assert texts.has(key), f"{name} lacks {key}"
         assert texts.say("en", key) == spec.help  # the one English text, written twice

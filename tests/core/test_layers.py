@@ -51,6 +51,45 @@ def test_every_import_points_down() -> None:
     assert not upward, upward
 
 
+BOT_WORDS = ("agent", "heuristic", "polic", "rollout_feature", "logit", "valuation", "estimate")
+"""What names a part of a bot: an agent, a heuristic, a (rollout) policy and its features or
+logits, a valuation or an estimate of a position."""
+
+
+def test_rules_know_no_bots() -> None:
+    """Nothing under `games/` imports anything about bots (a module whose name says so, or any
+    module of the bots' layers), nor defines a part of one at module level: rollout policies,
+    their features, valuations live in `spielwerk/agents` (docs/architecture.md)."""
+    found = []
+    for path in sorted((PACKAGE / "games").rglob("*.py")):
+        relative = path.relative_to(PACKAGE)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            found += [
+                f"{relative} imports {name}"
+                for name in names
+                if name.startswith("spielwerk.")
+                and any(word in name.lower() for word in (*BOT_WORDS, "learn"))
+            ]
+        for node in tree.body:
+            targets: list[str] = []
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                targets = [node.name]
+            elif isinstance(node, ast.Assign):
+                targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            found += [
+                f"{relative} defines {name}"
+                for name in targets
+                if any(word in name.lower() for word in BOT_WORDS)
+            ]
+    assert not found, found
+
+
 def test_the_package_root_registers_the_built_in_games() -> None:
     """The core imports no game (above); the built-ins are registered all the same."""
     assert set(BUILTIN_GAMES) <= set(spielwerk.list_games())

@@ -91,7 +91,7 @@ def test_witches_names_each_trick_its_winner_and_points() -> None:
     before = {"tricks": [], "trick_winner": 2, "known_in_hands": [[], [], []], "trump": "red-2"}
     trick = {"players": [0, 1, 2], "cards": ["green-7", "yellow-6", "grey-2"], "winner": 2}
     after = {**before, "trick_winner": None, "trump": "green-7"}
-    after["tricks"] = [{**trick, "new_trump": "green-7"}]
+    after["tricks"] = [{**trick, "new_trump": "green-7", "points": 8}]  # the rules' count
     before["trick"] = after["trick"] = []
     before["hand_sizes"] = after["hand_sizes"] = [5, 5, 5]
     events = narration.events(before, after)

@@ -110,6 +110,24 @@ def test_rulebook_example_6_and_3_allows_only_basta() -> None:
     assert public(taken)["safe"][A] == ["Basta"]
 
 
+def test_the_buttons_name_the_die_rerolled_and_the_seat_stolen_from() -> None:
+    """The rulebook example's choices as the buttons say them: with 6 and 3, re-rolling one die
+    keeps the other ("Re-roll the 3, keep the 6"); after 4 and 1, Darius is taken from the seat
+    that has it (Player B, the second seat: "seat 2"), not from "an opponent"."""
+    state = example_table()
+    roll(state, 6, 3)
+    buttons = {str(a.to_json().get("die")): state.label(a, A, "en") for a in state.legal_actions()}
+    assert buttons["3"] == "Re-roll the 3, keep the 6"
+    assert buttons["6"] == "Re-roll the 6, keep the 3"
+    german = [state.label(a, A, "de") for a in state.legal_actions() if a.type == "reroll"]
+    assert german == ["Würfle die 3 neu, behalte die 6", "Würfle die 6 neu, behalte die 3"]
+    reroll(state)
+    roll(state, 4, 1)
+    steal = next(a for a in state.legal_actions() if a.type == "steal")
+    assert state.label(steal, A, "en") == "Take Darius (+1) from seat 2"
+    assert state.label(steal, A, "de") == "Nimm Darius (+1) von Platz 2"
+
+
 def test_rulebook_example_the_reroll_to_4_and_1() -> None:
     """Rulebook example: "Instead, he rolls both dice again, this time rolling a 4 and a 1. Now
     he could take the Staubfinger (+5) card from the centre of the table ... Or he could take

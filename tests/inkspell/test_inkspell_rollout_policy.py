@@ -1,4 +1,4 @@
-"""The learned rollout policy of the compiled Tintenblut search (`kernel_policy`, as in Witches
+"""The learned rollout policy of the compiled Tintenblut search (`rollouts.inkspell`, as in Witches
 and Isolde): the fast logits against the reference features over exactly the legal moves,
 policy games in lockstep with the engine (to the end and cut), features from the mover's own
 knowledge alone, the search rolling out with it under the `mcts` seat's cut and lead, the
@@ -30,10 +30,10 @@ from spielwerk.agents.network import (
     read_model,
     save_model,
 )
+from spielwerk.agents.rollouts import inkspell as policy
 from spielwerk.core.conformance import decision_states
 from spielwerk.core.kernel_ops import generator
 from spielwerk.games.inkspell import kernel as ink
-from spielwerk.games.inkspell import kernel_policy as policy
 from spielwerk.games.inkspell.actions import PASS, PLAY_ANYWHERE
 from spielwerk.games.inkspell.state import CHOOSE_CARD, TINTENWELT, InkspellState
 from spielwerk.learn.rollout_policy import record_decisions, write_model
@@ -138,8 +138,8 @@ def test_policy_games_play_legally_in_lockstep_with_the_engine(players: int) -> 
                     state.apply(action, int(state.to_move))  # the engine's checked apply
                     made += 1
                 ink.apply(s, action)
-                assert ink.final_scores(s).tolist() == list(state.scores)
-            assert ink.final_scores(played).tolist() == list(state.scores)
+                assert ink.RULES.final_scores(s).tolist() == list(state.scores)
+            assert ink.RULES.final_scores(played).tolist() == list(state.scores)
             if limit < 0:
                 assert state.is_terminal() and played[ink.TO_MOVE] == spielwerk.TERMINAL
             else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from inkspell_table import (
+    KINDS,
     arrange,
     convert,
     draw_advantage,
@@ -127,6 +128,17 @@ def test_fenoglio_gives_two_tiles_of_two_kinds() -> None:
     )
     use(state, "fenoglio", tiles="SE")
     assert tiles_of(state, 0) == "SE"
+
+
+def test_fenoglio_offers_only_the_pairs_the_supply_can_serve() -> None:
+    """Rules file [design]: a tile "of your choice" (Fenoglio's two kinds) is offered only of
+    kinds the supply still holds. With every Erfahrung tile before seat 1, Fenoglio offers the
+    three pairs without it."""
+    state = new_game(["grenze", "hof"])
+    arrange(state, 1, tiles="E" * state.supply_tiles[KINDS.index("E")])
+    arrange(state, 0, advantage=["fenoglio"])
+    play(state, "nachtburg")
+    assert sorted(str(a["tiles"]) for a in advantage_actions(state)) == ["MK", "MS", "SK"]
 
 
 def test_farid_moves_staubfinger_anywhere_for_free() -> None:

@@ -7,7 +7,7 @@ import random
 from isolde_table import deal, keep, new_game, packets_for, quiet_hands
 
 import spielwerk
-from spielwerk.core.conformance import play_on, random_step
+from spielwerk.core.conformance import decision_states, play_on, random_step
 from spielwerk.games.isolde import render
 
 
@@ -61,3 +61,21 @@ def test_changes_over_a_game_report_every_round_its_scoring_and_the_end() -> Non
 def test_action_texts_are_coloured_without_losing_words() -> None:
     text = render.colourise("seat 2 plays Combat 3 on Joust (+3)")
     assert "Combat 3" in text and "Joust" in text and "[bold blue]seat 2[/bold blue]" in text
+
+
+def test_each_keep_button_names_the_card_it_keeps() -> None:
+    """The draft: each card a seat may keep has its own button, naming that card in the
+    rulebook's words ("Behalte Isolde 2"), in either language."""
+    state = decision_states(spielwerk.load("isolde"), 3, 1)[0]
+    keeps = state.legal_actions(0)
+    assert [a.type for a in keeps] == ["keep"] * 5
+    german = [state.label(a, 0, "de") for a in keeps]
+    assert german == [
+        "Behalte Isolde 2",
+        "Behalte Isolde 5",
+        "Behalte Kampf 3",
+        "Behalte König 4",
+        "Behalte Gral 3",
+    ]
+    english = [state.label(a, 0, "en") for a in keeps]
+    assert len(set(english)) == len(keeps)

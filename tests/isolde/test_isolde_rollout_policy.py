@@ -1,4 +1,4 @@
-"""The learned rollout policy of the compiled Isolde search (`kernel_policy`, AlphaGo's fast
+"""The learned rollout policy of the compiled Isolde search (`rollouts.isolde`, AlphaGo's fast
 rollout policy, as in Witches): the fast logits against the reference features, legal moves
 only, whole games to the end in lockstep with the engine, features from the mover's own cards
 and public facts alone, and model files that carry its weights."""
@@ -25,11 +25,12 @@ from spielwerk.agents.network import (
     network_metadata,
     save_model,
 )
+from spielwerk.agents.rollouts import isolde as policy
 from spielwerk.core.conformance import deciders, decision_states
 from spielwerk.core.kernel_ops import generator
 from spielwerk.games.isolde import kernel as isolde
-from spielwerk.games.isolde import kernel_policy as policy
 from spielwerk.games.isolde.state import IsoldeState
+from spielwerk.games.kernels import kernel_rules
 from spielwerk.sim.match import play_game
 
 FEATURES = policy.NUM_ROLLOUT_FEATURES
@@ -139,9 +140,9 @@ def test_policy_games_play_legally_to_the_end_in_lockstep_with_the_engine(player
                         assert legal[:count].tolist() == state.legal_ids(seat)
                         state.apply(action, seat)  # the engine's checked apply
                     isolde.apply(s, action)
-                    assert isolde.final_scores(s).tolist() == list(state.scores)
+                    assert kernel_rules("isolde").final_scores(s).tolist() == list(state.scores)
                 assert state.is_terminal() and s[isolde.TO_MOVE] == spielwerk.TERMINAL
-                assert isolde.final_scores(played).tolist() == list(state.scores)
+                assert kernel_rules("isolde").final_scores(played).tolist() == list(state.scores)
 
 
 def test_the_rollout_policy_in_the_search_plays_whole_games_legally() -> None:

@@ -197,7 +197,7 @@ def test_kernel_random_play_matches_the_engine_in_distribution() -> None:
     scores = np.zeros((games, 3), dtype=np.int64)
     decisions = np.zeros(games, dtype=np.int64)
     steps = np.zeros(games, dtype=np.int64)
-    ink.play_batch(3, int(game.options["max_rounds"]), games, 5, scores, decisions, steps)
+    ink.RULES.play_batch(ink.initial(game, 3), games, 5, scores, decisions, steps)
     for seat in range(3):
         a, b = scalar[:, seat], scores[:, seat].astype(float)
         error = np.sqrt(a.var() / len(a) + b.var() / len(b))
@@ -426,8 +426,7 @@ def one_iteration(root: np.ndarray, player: int, seed: int, limit: int, scale: f
     links[0, kernel_mcts.VISITS] = 0
     totals = np.zeros(64)
     used = np.ones(1, dtype=np.int64)
-    ran = kernel_mcts.search(
-        kernel_mcts.INKSPELL,
+    ran = kernel_mcts.search_kernels("inkspell").search(
         root[None, :],
         True,  # a fresh deal at the iteration
         player,

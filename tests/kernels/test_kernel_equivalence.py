@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -25,7 +24,13 @@ import spielwerk
 from spielwerk.core.conformance import DEFAULT_MAX_STEPS
 from spielwerk.core.kernel_ops import generator
 
-kernel_mcts = pytest.importorskip("spielwerk.agents.kernel_mcts", reason="needs numba")
+pytest.importorskip("numba", reason="needs numba")
+
+from spielwerk.core.kernel_game import SIMULTANEOUS
+from spielwerk.games.kernels import KERNELS, kernel_rules
+
+MAX_SEATS = 8
+MAX_LEGAL = 128
 
 OPTIONS: dict[str, list[dict[str, Any]]] = {
     "witches": [{}, {"wheel": "ascending", "start_player": 1}],
@@ -53,9 +58,9 @@ def cases(name: str) -> list[tuple[int, Mapping[str, Any]]]:
     ]
 
 
-def kernel_scores(code: int, s: np.ndarray, players: int) -> list[int]:
-    out = np.zeros(kernel_mcts.MAX_SEATS)
-    kernel_mcts.scores(code, s, out)
+def kernel_scores(name: str, s: np.ndarray, players: int) -> list[int]:
+    out = np.zeros(MAX_SEATS)
+    kernel_rules(name).scores(s, out)
     return [int(v) for v in out[:players]]
 
 
@@ -67,48 +72,47 @@ def engine_scores(state: spielwerk.State) -> list[int]:
 def play_lockstep(name: str, players: int, options: Mapping[str, Any], seed: int) -> int:
     """One seeded game in both engines; returns its number of steps."""
     game = spielwerk.load(name, **options)
-    module: ModuleType = kernel_mcts.kernel_module(name)
-    code = kernel_mcts.KERNEL_GAMES.index(name)
+    rules = kernel_rules(name)
     state = game.new_state(players, seed=seed)
-    s = module.initial(game, players)
+    s = rules.initial(game, players)
     rng = random.Random(seed)
     switch_at = rng.randrange(200) if seed % 3 == 0 else -1
-    out = np.empty(kernel_mcts.MAX_LEGAL, dtype=np.int64)
+    out = np.empty(MAX_LEGAL, dtype=np.int64)
     steps = 0
     while True:
         assert steps < DEFAULT_MAX_STEPS, f"{name} {players}p seed {seed}: no end in {steps} steps"
         if steps == switch_at:
-            s = module.from_state(state)
+            s = rules.from_state(state)
         to_move = state.to_move
-        mover = kernel_mcts.to_move(code, s)
+        mover = s[rules.to_move_at]
         if isinstance(to_move, frozenset):
-            assert mover == kernel_mcts.SIMULTANEOUS
-            assert kernel_mcts.deciding(code, s) == sum(1 << p for p in to_move)
+            assert mover == SIMULTANEOUS and rules.deciding is not None
+            assert rules.deciding(s) == sum(1 << p for p in to_move)
             for seat in range(players):
-                count = kernel_mcts.legal(code, s, seat, out)
+                count = rules.legal(s, seat, out)
                 assert out[:count].tolist() == state.legal_ids(seat), (steps, seat)
             actor = rng.choice(sorted(to_move))
             ids = state.legal_ids(actor)
         else:
             assert mover == to_move, (steps, mover, to_move)
             ids = [] if state.is_terminal() else state.legal_ids()
-            count = kernel_mcts.legal(code, s, max(to_move, 0), out)
+            count = rules.legal(s, max(to_move, 0), out)
             assert out[:count].tolist() == ids, (steps, out[:count].tolist(), ids)
             actor = to_move
-        assert kernel_scores(code, s, players) == engine_scores(state), steps
+        assert kernel_scores(name, s, players) == engine_scores(state), steps
         if state.is_terminal():
             break
         action = rng.choice(ids)
         state.apply_trusted(action, actor)
-        kernel_mcts.apply(code, s, action)
+        rules.apply(s, action)
         steps += 1
-    returns = np.zeros(kernel_mcts.MAX_SEATS)
-    kernel_mcts.value(code, s, 0.0, returns)
+    returns = np.zeros(MAX_SEATS)
+    rules.returns(s, returns)
     assert returns[:players].tolist() == state.returns()
     return steps
 
 
-@pytest.mark.parametrize("name", kernel_mcts.KERNEL_GAMES)
+@pytest.mark.parametrize("name", KERNELS)
 def test_kernel_and_engine_agree_step_by_step(name: str) -> None:
     """Every player count and option set, a few seeded games each (see the module doc)."""
     for players, options in cases(name):
@@ -117,7 +121,7 @@ def test_kernel_and_engine_agree_step_by_step(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", kernel_mcts.KERNEL_GAMES)
+@pytest.mark.parametrize("name", KERNELS)
 def test_kernel_and_engine_agree_over_ten_thousand_games(name: str) -> None:
     """10,000 seeded games per game, spread over every player count and option set."""
     all_cases = cases(name)
@@ -131,10 +135,10 @@ def test_kernel_random_games_replay_through_the_engine(name: str) -> None:
     """The kernel's batched simulator with `record=True` (its chance draws and uniform choices)
     gives games that replay action by action through the checked `apply` of the scalar engine
     to the scores, step and decision counts it reports."""
-    module = kernel_mcts.kernel_module(name)
+    rules = kernel_rules(name)
     for players, options in cases(name):
         game = spielwerk.load(name, **options)
-        batch = module.play_random_batch(game, players, 10, np.random.default_rng(players), True)
+        batch = rules.play_random_batch(game, players, 10, np.random.default_rng(players), True)
         assert batch.actions is not None and len(batch.actions) == 10
         for g, actions in enumerate(batch.actions):
             state = game.new_state(players, seed=0)
@@ -152,7 +156,6 @@ def test_witches_kernel_random_play_matches_the_engine_in_distribution() -> None
     """Mean score per seat of 1,000 scalar and 20,000 kernel random 4-player Witches games
     agree within 5 standard errors (a wrong draw or choice probability would shift them)."""
     from spielwerk.core.conformance import play_random
-    from spielwerk.games.witches import kernel as witches
 
     game = spielwerk.load("witches")
     scalar = np.array([play_random(game, 4, seed).scores for seed in range(1000)], dtype=float)
@@ -160,7 +163,8 @@ def test_witches_kernel_random_play_matches_the_engine_in_distribution() -> None
     scores = np.zeros((games, 4), dtype=np.int64)
     decisions = np.zeros(games, dtype=np.int64)
     steps = np.zeros(games, dtype=np.int64)
-    witches.play_batch(4, 0, True, games, 5, scores, decisions, steps)
+    rules = kernel_rules("witches")
+    rules.play_batch(rules.initial(game, 4), games, 5, scores, decisions, steps)
     for seat in range(4):
         a, b = scalar[:, seat], scores[:, seat].astype(float)
         error = np.sqrt(a.var() / len(a) + b.var() / len(b))
@@ -196,7 +200,6 @@ def test_isolde_kernel_random_play_matches_the_engine_in_distribution() -> None:
     """Mean score per seat of 600 scalar and 20,000 kernel random 4-player Isolde games agree
     within 5 standard errors (a wrong choice probability would shift them)."""
     from spielwerk.core.conformance import play_random
-    from spielwerk.games.isolde import kernel as isolde
 
     game = spielwerk.load("isolde")
     players = 4
@@ -205,8 +208,36 @@ def test_isolde_kernel_random_play_matches_the_engine_in_distribution() -> None:
     scores = np.zeros((games, players), dtype=np.int64)
     decisions = np.zeros(games, dtype=np.int64)
     steps = np.zeros(games, dtype=np.int64)
-    isolde.play_batch(players, 0, False, False, False, 3, games, 7, scores, decisions, steps)
+    rules = kernel_rules("isolde")
+    rules.play_batch(rules.initial(game, players), games, 7, scores, decisions, steps)
     for seat in range(players):
         a, b = scalar[:, seat], scores[:, seat].astype(float)
         error = np.sqrt(a.var() / len(a) + b.var() / len(b))
         assert abs(a.mean() - b.mean()) < 5 * error
+
+
+def test_witches_kernel_from_state_keeps_the_cards_seen_taken_from_the_trump_pile() -> None:
+    """A card taken face up from the trump pile in the refill is known to every seat (rules
+    file: "the trump pile's top is taken face up"). A search converts its Turn's sample with
+    `from_state`: the kernel array must keep those cards as known, so that every seat's
+    observation of it is the engine's and a determinization leaves them where they are."""
+    from spielwerk.core.conformance import decision_states
+    from spielwerk.games.witches import kernel as witches
+
+    game = spielwerk.load("witches")
+    rules = kernel_rules("witches")
+    assert rules.observe is not None
+    checked = 0
+    for seed in range(40):
+        for state in decision_states(game, 3, seed):
+            known = getattr(state, "known")  # noqa: B009 - the Witches state's field
+            if not any(known):
+                continue
+            s = rules.from_state(state)
+            for seat in range(3):
+                assert int(s[witches.KNOWN + seat]) == sum(1 << c for c in known[seat])
+                out = np.zeros(rules.observation_size, dtype=np.float32)
+                rules.observe(s, seat, out)
+                assert np.array_equal(out, np.asarray(state.observation_tensor(seat), np.float32))
+            checked += 1
+    assert checked > 20

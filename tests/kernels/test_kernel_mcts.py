@@ -141,12 +141,12 @@ def test_isolde_searches_a_pool_of_worlds_dealt_by_its_kernel() -> None:
     assert not game.deals_each_iteration
     sample = kernel_mcts.kernel_state(turn.sample)
     worlds = game.roots(turn, None, generator(5))
-    assert worlds.shape[0] == kernel_mcts.WORLD_POOL[game.code]
+    assert worlds.shape[0] == kernel_mcts.WORLD_POOL["isolde"] == game.world_pool
     assert len({w.tobytes() for w in worlds}) > 1  # dealt, not copies
     rng = generator(5)
     for w in worlds:
         again = sample.copy()
-        kernel_mcts.determinize(game.code, again, seat, rng)
+        game.rules.determinize(again, seat, rng)
         assert np.array_equal(w, again)
     assert game.roots(turn, 40, generator(5)).shape[0] == 40
     witches = mid_game_state("witches", 4, decisions=3, seed=3)

@@ -21,7 +21,7 @@ from spielwerk.agents.network import (
     read_model,
     save_model,
 )
-from spielwerk.games.witches import kernel as witches
+from spielwerk.agents.rollouts import witches
 from spielwerk.learn.rollout_policy import (
     Decisions,
     agreement,
@@ -109,21 +109,21 @@ def test_weights_from_rewrites_a_policy_sharpened_with_its_record(tmp_path: Path
 
 
 def test_isolde_records_every_draft_picker_and_its_play() -> None:
-    """Isolde (its policy in `kernel_policy`, a simultaneous draft): every seat picking in a
+    """Isolde (its policy in `rollouts.isolde`, a simultaneous draft): every seat picking in a
     draft step is recorded on its own, with the pick features; the plays with the board
     features; and the run is seeded."""
-    from spielwerk.games.isolde import kernel_policy
+    from spielwerk.agents.rollouts import isolde
 
     runs = [record_decisions("isolde", 3, 1, 8, seed=2) for _ in range(2)]
     first, second = runs
     for a, b in zip(first.features, second.features, strict=True):
         assert np.array_equal(a, b)
-    keep = kernel_policy.F_KEEP
+    keep = isolde.F_KEEP
     picks = [rows for rows in first.features if rows[:, keep + 2].any()]
     plays = [rows for rows in first.features if rows[:, 5].any()]
     # 6 rounds x 3 seats x the picks with a choice (of 5, 4, 3 and 2 cards: at most 4).
     assert 36 <= len(picks) <= 6 * 3 * 4
     assert len(plays) >= 6 * 3 * 2
     for rows, shares in zip(first.features, first.targets, strict=True):
-        assert rows.shape == (len(shares), kernel_policy.NUM_ROLLOUT_FEATURES)
+        assert rows.shape == (len(shares), isolde.NUM_ROLLOUT_FEATURES)
         assert np.isclose(shares.sum(), 1.0)

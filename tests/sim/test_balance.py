@@ -33,6 +33,7 @@ from spielwerk.sim.balance.search import coarse_values, parse_target, parse_tune
 from spielwerk.sim.match import play_game
 from spielwerk.sim.plan import Variant
 from spielwerk.sim.runner import run
+from spielwerk.sim.variants import load_variant
 
 # The module (the package `spielwerk.cli` exports its `main` function under the same name).
 cli_main = importlib.import_module("spielwerk.cli.main")
@@ -106,30 +107,35 @@ def test_lead_summary_counts_changes_of_the_sole_leader() -> None:
 
 
 def test_planted_imbalance_is_the_strongest_component() -> None:
-    """Witches with the test-only option that makes grey-9 score 18: among 108 components
-    (each card held and captured) in 150 random 4-player games, capturing grey-9 is the
-    strongest, ahead of the other nines."""
-    rows = rows_of("witches", ("random",) * 4, 150, (("planted_double", "grey-9"),))
-    declaration = declaration_for(load("witches", planted_double="grey-9"))
+    """Witches with grey-9 planted to score 18 (`spielwerk.sim.variants`, the tooling's
+    variant): among 108 components (each card held and captured) in 150 random 4-player games,
+    capturing grey-9 is the strongest, ahead of the other nines."""
+    rows = rows_of("witches", ("random",) * 4, 150, (("plant", "grey-9"),))
+    declaration = declaration_for(load_variant("witches", plant="grey-9"))
     assert declaration is not None
     effects = component_effects(rows, declaration.components, False)
     assert effects[0]["key"] == "grey-9/captured"
     assert effects[0]["significant"]
 
 
-def test_planted_option_doubles_that_cards_points_only() -> None:
-    """The planted card counts twice for whoever captures it, in the rules and the batched
-    simulator alike; without the option nothing changes."""
+def test_the_planted_card_doubles_that_cards_points_only() -> None:
+    """The planted card counts twice for whoever captures it, in the variant only; the rules
+    (and so every record and table) know nothing of it."""
     from spielwerk.core.conformance import play_random
 
     for seed in range(20):
-        state = play_random(load("witches", planted_double="grey-9"), 4, seed)
-        view = state.view(None)
+        planted = play_random(load_variant("witches", plant="grey-9"), 4, seed)
+        plain = play_random(load("witches"), 4, seed)
+        view, rules = planted.view(None), plain.view(None)
+        assert view["captured"] == rules["captured"]  # the same game, move for move
         for seat, cards in enumerate(view["captured"]):
             face = sum(int(card.rpartition("-")[2]) for card in cards)
+            assert rules["scores"][seat] == face
             assert view["scores"][seat] == face + (9 if "grey-9" in cards else 0)
     with pytest.raises(OptionError):
-        load("witches", planted_double="red-9")  # one plantable card: conformance covers it
+        load_variant("witches", plant="red-9")  # one plantable card is enough
+    with pytest.raises(OptionError):
+        load("witches", plant="grey-9")  # not an option of the game
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -281,10 +287,10 @@ def test_report_answers_the_six_questions_and_resumes(tmp_path: Path) -> None:
 def test_fixed_options_reach_every_stage(tmp_path: Path) -> None:
     """`--option` values are played in every stage (the planted card in the field games)."""
     config = BalanceConfig(
-        "witches", players=3, budget=4.0, options={"planted_double": "grey-9"}, stages=("field",)
+        "witches", players=3, budget=4.0, options={"plant": "grey-9"}, stages=("field",)
     )
     report, _ = balance(config, tmp_path / "planted")
-    assert report["field"]["summary"]["options"] == {"planted_double": "grey-9"}
+    assert report["field"]["summary"]["options"] == {"plant": "grey-9"}
 
 
 def test_a_command_run_in_process_leaves_no_start_time_for_the_next(tmp_path: Path) -> None:

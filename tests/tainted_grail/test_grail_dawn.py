@@ -171,6 +171,27 @@ def test_instant_effect_with_a_time_marker_does_not_fire_again_the_same_day() ->
     assert log_lines(state).count("A cold wind.") == 1
 
 
+def test_a_dawn_takes_one_time_marker_off_an_instant_effect() -> None:
+    """Seed 003, l. 38-39 (step 4): "Entfernt ggf. 1 Zeitmarker von jeder Ortsaktion und jedem
+    Soforteffekt." East's cold wind leaves 1 marker; the next dawn takes it off, and the wind
+    blows again at the next day's visit."""
+    state = new_game(1)
+
+    def east_markers() -> int:
+        east = next(p for p in state.view(None)["locations"] if p["id"] == "east")
+        return int(east["instant_markers"])
+
+    travel(state, "east")
+    choose(state, "Flee")
+    assert east_markers() == 1 and log_lines(state).count("A cold wind.") == 1
+    finish_day(state, event="storm")
+    assert east_markers() == 0
+    travel(state, "home")
+    travel(state, "east")
+    choose(state, "Flee")  # the Wolf is still there
+    assert log_lines(state).count("A cold wind.") == 2
+
+
 def test_a_quest_event_goes_to_the_quest_pile_and_others_are_discarded_at_day_end() -> None:
     """Seed 003, l. 42-50 (step 5): "Wenn auf der Karte ein Questetext und ein rotes
     Vorhängeschloss-Symbol abgebildet ist, legt ihr sie auf den Queststapel neben dem

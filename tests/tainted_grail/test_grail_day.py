@@ -389,3 +389,25 @@ def test_a_menhir_is_lit_by_the_location_action_that_offers_it() -> None:
     menhirs = {m["id"]: m["dial"] for m in state.view(None)["menhirs"]}
     assert menhirs == {"home_stone": 2, "north_stone": 4}
     assert light not in legal(state)
+
+
+def test_the_roll_line_says_the_outcome_the_rules_give() -> None:
+    """Rules file: a test succeeds when the die plus the attribute reaches the target. Lifting
+    the hearthstone tests might (3 with the axe) against 5: each die face's line says the total
+    and the outcome, and the outcome is the one the rules then apply (success: 2 experience);
+    a 3 reaches 5 exactly and succeeds."""
+    state = new_game(1)
+    act(state, "explore")
+    choose(state, "Lift the hearthstone")
+    lines = {a.to_json()["value"]: state.describe(a, ADA, "en") for a, _ in state.chance_outcomes()}
+    assert lines[2] == "the die shows 2: might total 4 against 5, failure"
+    assert lines[3] == "the die shows 3: might total 5 against 5, success"
+    german = [state.describe(a, ADA, "de") for a, _ in state.chance_outcomes()]
+    assert german[2] == "der Würfel zeigt 3: Kraft zusammen 5 gegen 5, Erfolg"
+    for value, line in lines.items():
+        branch = state.clone()
+        xp = character(branch, ADA)["xp"]
+        roll(branch, int(value))
+        succeeded = character(branch, ADA)["xp"] >= xp + 2
+        assert line.endswith("success" if succeeded else "failure"), (value, line)
+        assert f"total {value + 2} against 5" in line

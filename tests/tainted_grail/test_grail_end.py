@@ -132,6 +132,23 @@ def test_deck_improvement_spends_experience_once_per_improvement() -> None:
     assert character(state, ADA)["max_energy"] == 5
 
 
+def test_exactly_the_cheapest_improvements_experience_is_enough_to_buy_it() -> None:
+    """[design] An improvement costs experience: a character holding exactly what the cheapest
+    one costs (Drill, 2) is offered it at the end of the day, and nothing dearer (Stamina, 3)."""
+    state = new_game(1)
+    state.xp[ADA] = 2
+    act(state, "pass")
+    if pending(state) == "rest":
+        act(state, "eat")
+    assert pending(state) == "improve"
+    assert legal(state) == [
+        {"type": "skip_improvement"},
+        {"type": "improve", "improvement": "drill"},
+    ]
+    act(state, "improve", improvement="drill")
+    assert character(state, ADA)["xp"] == 0
+
+
 def test_the_party_wins_together() -> None:
     """Seed 003, l. 61-63: "Ihr werdet nur gemeinsam gewinnen oder verlieren". Every seat wins."""
     state = new_game(3)

@@ -29,27 +29,27 @@ def test_every_registered_game_is_offered_with_its_own_board(shared_server: Serv
         levels = game["bots"]  # the four levels, weakest first (tests/web/test_web_bot_levels.py)
         assert [b["level"] for b in levels] == ["easy", "medium", "hard", "strongest"]
         assert levels[-1]["spec"] == "best"
-        offered = [s.name for s in loaded.option_specs if not s.test_only]
+        offered = [s.name for s in loaded.option_specs]
         assert [o["name"] for o in game["options"]] == offered
         rules = httpx.get(shared_server.base + game["rules_url"], timeout=30)
         assert rules.status_code == 200 and loaded.title in rules.text
         assert '<article class="rules"' in rules.text
 
 
-def test_a_test_only_option_is_neither_offered_nor_accepted(shared_server: Server) -> None:
-    """Witches' planted_double (an imbalance planted for `spielwerk balance`) is not a rule:
+def test_the_planted_imbalance_is_no_option_of_a_table(shared_server: Server) -> None:
+    """The imbalance planted for `spielwerk balance` (`spielwerk.sim.variants`) is not a rule:
     the lobby never lists it and a client that names it is refused, nothing created."""
     info = httpx.get(f"{shared_server.base}/api/games/witches", timeout=30).json()
-    assert "planted_double" not in [o["name"] for o in info["options"]]
+    assert "plant" not in [o["name"] for o in info["options"]]
     before = httpx.get(f"{shared_server.base}/api/tables", timeout=30).json()
     body = {
         "game": "witches",
-        "options": {"planted_double": "grey-9"},
+        "options": {"plant": "grey-9"},
         "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
     }
     answer = httpx.post(f"{shared_server.base}/api/tables", json=body, timeout=60)
     assert answer.status_code == 400
-    assert answer.json()["message"] == "option 'planted_double' is for tests only, not offered here"
+    assert "unknown option 'plant'" in answer.json()["message"]
     assert httpx.get(f"{shared_server.base}/api/tables", timeout=30).json() == before
 
 

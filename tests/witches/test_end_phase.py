@@ -137,6 +137,7 @@ def test_full_game_end_phase_no_draws_empty_hands_final_trick_and_scores() -> No
         "cards": ["blue-4", "purple-8", "blue-3", "blue-1", "yellow-8"],
         "winner": 3,
         "new_trump": None,
+        "points": 24,  # 4 + 8 + 3 + 1 + 8, all captured
     }
     assert view["hand_sizes"] == [0, 0, 0, 0, 0, 0]
     assert view["trump_pile"] == ["grey-5"]
@@ -290,6 +291,7 @@ def test_single_participant_trick_wins_and_ends_the_game() -> None:
         "cards": [last_card],
         "winner": 0,
         "new_trump": None,
+        "points": int(last_card.split("-")[1]),
     }
 
 
@@ -342,3 +344,26 @@ def test_scores_are_face_values_of_captures_and_trump_pile_scores_nothing(player
         assert view["draw_pile"] == 0
         best = max(view["scores"])
         assert state.result()["winners"] == [p for p in range(players) if view["scores"][p] == best]
+
+
+def test_each_trick_in_the_view_says_the_points_its_winner_captured() -> None:
+    """Rulebook "Wertung": the winner counts the values of the cards it captured; a card laid
+    on the trump pile is not captured. The view's completed tricks carry those points (the
+    table page shows them as they are): each is the winner's score gained by that trick."""
+    game = spielwerk.load("witches")
+    checked = 0
+    for seed in range(6):
+        state = game.new_state(4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            before = public(state)
+            random_step(state, rng)
+            after = public(state)
+            if len(after["tricks"]) == len(before["tricks"]) + 1:
+                trick = after["tricks"][-1]
+                gained = after["scores"][trick["winner"]] - before["scores"][trick["winner"]]
+                assert trick["points"] == gained
+                captured = [c for c in trick["cards"] if c != trick["new_trump"]]
+                assert trick["points"] == sum(int(c.split("-")[1]) for c in captured)
+                checked += 1
+    assert checked > 60

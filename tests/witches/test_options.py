@@ -36,13 +36,13 @@ def test_start_player_leads_the_first_trick(players: int, start: int, order: lis
 def test_start_player_accepts_command_line_text() -> None:
     """Options given as text (from the command line) are parsed: "2" means seat 2."""
     game = spielwerk.load("witches", start_player="2", wheel="ascending")
-    assert game.options == {"wheel": "ascending", "start_player": 2, "planted_double": "none"}
+    assert game.options == {"wheel": "ascending", "start_player": 2}
 
 
 def test_defaults() -> None:
     """Rules file "Components"/"Flow": descending wheel by default, seat 0 starts."""
     game = spielwerk.load("witches")
-    assert game.options == {"wheel": "descending", "start_player": 0, "planted_double": "none"}
+    assert game.options == {"wheel": "descending", "start_player": 0}
     assert (game.min_players, game.max_players) == (2, 6)
     specs = {spec.name: spec for spec in game.option_specs}
     assert specs["wheel"].choices == ("descending", "ascending")

@@ -258,6 +258,7 @@ def test_winner_keeps_trump_and_captures_the_whole_trick() -> None:
         "cards": list(EXAMPLE_TRICK),
         "winner": DAVID,
         "new_trump": None,
+        "points": 27,
     }
     assert view["hand_sizes"] == [5, 5, 5, 5, 5]
 
@@ -281,6 +282,7 @@ def test_trump_change_takes_the_card_from_the_capture_and_turns_the_wheel() -> N
     assert view["captured"][DAVID] == in_card_order(["yellow-2", "red-7", "blue-4", "blue-9"])
     assert view["scores"][DAVID] == 2 + 7 + 4 + 9
     assert last_trick(state)["new_trump"] == "yellow-5"
+    assert last_trick(state)["points"] == 2 + 7 + 4 + 9  # what the page shows for the trick
 
 
 def test_winner_may_make_his_own_card_trump() -> None:

@@ -1,4 +1,4 @@
-"""The learned rollout policy of the compiled Witches search (`kernel.rollout_policy`, AlphaGo's
+"""The learned rollout policy of the compiled Witches search (`rollouts.witches`, AlphaGo's
 fast rollout policy): legal moves only, whole games to the end in lockstep with the engine,
 features from the mover's information alone, and model files that carry its weights."""
 
@@ -24,12 +24,13 @@ from spielwerk.agents.network import (
     network_metadata,
     save_model,
 )
+from spielwerk.agents.rollouts import witches as policy
 from spielwerk.core import conformance
 from spielwerk.core.kernel_ops import generator
 from spielwerk.games.witches import kernel as witches
 from spielwerk.sim.match import play_game
 
-FEATURES = witches.NUM_ROLLOUT_FEATURES
+FEATURES = policy.NUM_ROLLOUT_FEATURES
 OPTIONS = [{}, {"wheel": "ascending", "start_player": 1}]
 
 
@@ -58,10 +59,10 @@ def test_logits_are_the_features_dot_the_weights_over_the_legal_moves(players: i
             for s in decision_states(players, options, seed):
                 count = witches.legal(s, legal)
                 for weights in weight_sets():
-                    assert witches.rollout_logits(s, weights, ids, logits) == count
+                    assert policy.rollout_logits(s, weights, ids, logits) == count
                     assert sorted(ids[:count].tolist()) == sorted(legal[:count].tolist())
                     features = np.zeros((count, FEATURES))
-                    witches.rollout_features(s, ids[:count].copy(), features)
+                    policy.rollout_features(s, ids[:count].copy(), features)
                     assert np.allclose(features @ weights, logits[:count])
 
 
@@ -81,7 +82,7 @@ def test_policy_games_play_legally_to_the_end_in_lockstep_with_the_engine(player
             for _ in range(8):
                 played = witches.initial(game, players)
                 actions = np.empty(witches.max_game_steps(game), dtype=np.int64)
-                steps = witches.policy_game(played, weights, actions, rng)
+                steps = policy.policy_game(played, weights, actions, rng)
                 state = game.new_state(players, seed=0)
                 s = witches.initial(game, players)
                 for action in actions[:steps].tolist():
@@ -92,9 +93,9 @@ def test_policy_games_play_legally_to_the_end_in_lockstep_with_the_engine(player
                         assert action in state.legal_ids()
                     state.apply(action)  # the engine's checked apply: IllegalAction if not
                     witches.apply(s, action)
-                    assert witches.final_scores(s).tolist() == list(state.scores)
+                    assert witches.RULES.final_scores(s).tolist() == list(state.scores)
                 assert state.is_terminal() and s[witches.TO_MOVE] == spielwerk.TERMINAL
-                assert witches.final_scores(played).tolist() == list(state.scores)
+                assert witches.RULES.final_scores(played).tolist() == list(state.scores)
 
 
 def test_the_rollout_policy_in_the_search_plays_whole_games_legally() -> None:
@@ -121,13 +122,13 @@ def test_features_read_only_what_the_mover_may_know() -> None:
             for s in decision_states(4, options, seed):
                 count = witches.legal(s, ids)
                 before = np.zeros((count, FEATURES))
-                witches.rollout_features(s, ids[:count].copy(), before)
+                policy.rollout_features(s, ids[:count].copy(), before)
                 mover = int(s[witches.TO_MOVE])
                 for _ in range(3):
                     other = s.copy()
                     witches.determinize(other, mover, rng)
                     after = np.zeros((count, FEATURES))
-                    witches.rollout_features(other, ids[:count].copy(), after)
+                    policy.rollout_features(other, ids[:count].copy(), after)
                     assert np.array_equal(before, after)
 
 
@@ -138,7 +139,7 @@ def rollout_model(
     game = spielwerk.load("witches")
     metadata = network_metadata(game, [4], [8])
     metadata.update(search="kernel", blend=0.0, leaf_mix=0.0, play_iterations=30)
-    names = list(witches.ROLLOUT_FEATURES) if features is None else features
+    names = list(policy.ROLLOUT_FEATURES) if features is None else features
     metadata["rollout_policy"] = {"features": names}
     params = initial_params(metadata, 0)
     params[ROLLOUT_WEIGHTS] = weight_sets()[0].astype(np.float32) if weights is None else weights
@@ -161,7 +162,7 @@ def test_a_model_with_rollout_weights_plays_them_as_the_seat_net(tmp_path: Path)
 
 def test_rollout_weights_that_do_not_fit_are_refused_with_a_clear_error(tmp_path: Path) -> None:
     # Other features than the kernel computes (a kernel changed since learning): mismatch.
-    renamed = [*witches.ROLLOUT_FEATURES[:-1], "something_else"]
+    renamed = [*policy.ROLLOUT_FEATURES[:-1], "something_else"]
     metadata, params = rollout_model(features=renamed)
     path = tmp_path / "renamed.npz"
     save_model(path, params, metadata)

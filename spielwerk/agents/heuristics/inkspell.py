@@ -38,6 +38,7 @@ from spielwerk.games.inkspell.state import (
     REWARDS,
     STEPS,
     InkspellState,
+    in_company,
     journey_cost,
     special_blocked,
 )
@@ -302,9 +303,9 @@ class _Board:
         return VILLAIN_CARD + AT_RISK * at_risk * (1 + self.villain_sum / 8)
 
     def company(self, location: int, ignore_staubfinger: bool = False) -> bool:
-        if not ignore_staubfinger and self.staubfinger == location:
-            return True
-        return any(q != self.me and p == location for q, p in enumerate(self.positions))
+        """The rules' company at `location` (without Staubfinger if asked)."""
+        staubfinger = -1 if ignore_staubfinger else self.staubfinger
+        return in_company(location, self.me, self.positions, staubfinger)
 
     def tile_gain(self, gained: dict[str, int]) -> float:
         tiles = self.tiles.copy()

@@ -16,6 +16,7 @@ from typing import Any
 from spielwerk.agents.base import Agent, Turn
 from spielwerk.core.actions import Action
 from spielwerk.games.witches.params import PARAMS
+from spielwerk.games.witches.state import winning_index
 
 SAFE_RANK = 1  # wheel places 0 and 1 (the two highest values) count as hard to beat
 POINTS_WORTH_A_TRUMP = 6  # a trick with this many points is worth spending a top trump on
@@ -41,9 +42,7 @@ class WitchesHeuristic(Agent):
         trick = [PARAMS.card_from_name(t["card"]) for t in view["trick"]]
         if not trick:
             return cards[self._lead(wheel, list(cards))]
-        led = PARAMS.colour(trick[0])
-        best = wheel.winner(trick, led)
-        winning = [c for c in cards if wheel.winner([best, c], led) == c]
+        winning = [c for c in cards if wheel.winning_index([*trick, c]) == len(trick)]
         played = {t["player"] for t in view["trick"]}
         still_to_play = sum(
             1
@@ -91,9 +90,9 @@ class _Wheel:
     """Ranking under the trump shown in a view."""
 
     def __init__(self, view: dict[str, Any], trump: int | None = None) -> None:
-        top = PARAMS.card_from_name(view["trump"]) if trump is None else trump
-        self.trump_colour = PARAMS.colour(top)
-        self.ranks = PARAMS.rank_table(view["wheel"] == "descending")[PARAMS.value(top)]
+        self.top = PARAMS.card_from_name(view["trump"]) if trump is None else trump
+        self.trump_colour = PARAMS.colour(self.top)
+        self.ranks = PARAMS.rank_table(view["wheel"] == "descending")[PARAMS.value(self.top)]
 
     def rank(self, card: int) -> int:
         """Place on the wheel, 0 = highest."""
@@ -106,10 +105,9 @@ class _Wheel:
         """Smaller is weaker: trumps above everything, then by wheel place."""
         return (PARAMS.values + 1 if self.is_trump(card) else 0) + PARAMS.values - self.rank(card)
 
-    def winner(self, cards: list[int], led: int) -> int:
-        trumps = [c for c in cards if self.is_trump(c)]
-        candidates = trumps or [c for c in cards if PARAMS.colour(c) == led]
-        return min(candidates, key=self.rank)
+    def winning_index(self, cards: list[int]) -> int:
+        """Which of a trick's cards wins it: the rules' own answer."""
+        return winning_index(cards, self.top, self.ranks)
 
 
 def _hand_strength(hand: list[int], trump: int, view: dict[str, Any]) -> float:

@@ -3,7 +3,7 @@ self-play.
 
 A state is one flat int64 array (`SIZE` entries); the pool, the centre and every seat's unsafe
 and safe cards are 16-bit masks. The rules are those of `state.py`, which stays the reference:
-`tests/inkheart_dice/test_inkheart_kernel.py` steps both engines side by side over thousands of
+`tests/kernels/test_kernel_equivalence.py` steps both engines side by side over thousands of
 seeded games at every player count and option, comparing legal actions (same order as
 `legal_ids`), who is to move and the scores at every step.
 """
@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_game import KernelRules, seated
 from spielwerk.core.kernel_ops import (
-    generator,
     lowest_bit,
-    new_generator,
     nth_bit,
     popcount,
     uniform,
@@ -358,9 +356,10 @@ def _finish(s: np.ndarray, reason: int) -> None:
 
 
 # ---------------------------------------------------------------------- outcome
-@kernel
-def score(safe: int) -> int:
-    """The better of keeping and discarding the castle card (a tie keeps it). [seed][design]"""
+@inline_kernel
+def castle(safe: int) -> tuple[int, bool]:
+    """A seat's score from its safe cards, and whether it is the castle card's discarding:
+    the better of keeping and discarding it (a tie keeps it). [seed][design]"""
     points = hearts = plus_points = plus_hearts = 0
     cards = safe
     while cards:
@@ -373,7 +372,13 @@ def score(safe: int) -> int:
             plus_hearts += HEARTS[card]
     kept = points * (hearts + CASTLE_HEARTS)
     discarded = plus_points * plus_hearts
-    return discarded if discarded > kept else kept
+    return (discarded, True) if discarded > kept else (kept, False)
+
+
+@kernel
+def score(safe: int) -> int:
+    """A seat's score from its safe cards (`castle`)."""
+    return castle(safe)[0]
 
 
 @kernel
@@ -426,119 +431,13 @@ def rollout(s: np.ndarray, rng: np.ndarray) -> int:
         decisions += 1
 
 
-@kernel
-def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
-    """Play `s` to the end at random, writing every action id into `actions` (which must be
-    long enough: `max_turns` x 4 + 16); returns the number of actions."""
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    steps = 0
-    while True:
-        to_move = s[TO_MOVE]
-        if to_move == TERMINAL:
-            return steps
-        if to_move == CHANCE:
-            action = sample_chance(s, rng)
-        else:
-            action = out[int(uniform(rng) * legal(s, out))]
-        apply(s, action)
-        actions[steps] = action
-        steps += 1
-
-
-@kernel
-def play_batch(
-    players: int,
-    start_player: int,
-    max_turns: int,
-    games: int,
-    seed_value: int,
-    scores_out: np.ndarray,
-    decisions: np.ndarray,
-    steps: np.ndarray,
-) -> None:
-    """`games` random games one after another (one core): final scores, decisions, steps."""
-    rng = new_generator(seed_value)
-    initial = new(players, start_player, max_turns)
-    s = initial.copy()
-    for g in range(games):
-        s[:] = initial
-        decisions[g] = rollout(s, rng)
-        steps[g] = s[STEPS]
-        for p in range(players):
-            scores_out[g, p] = score(s[SAFE + p])
-
-
-def play_random_batch(
-    game: InkheartDiceGame, players: int, games: int, rng: np.random.Generator, record: bool = False
-) -> BatchResult:
-    """`games` random games in the kernel (the batched-simulator contract of
-    `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
-    initial(game, players)  # checks the player count against the options
-    seed_value = int(rng.integers(2**62))
-    if record:
-        stream = generator(seed_value)
-        return recorded_games(
-            games,
-            players,
-            lambda: initial(game, players),
-            lambda s, buffer: int(random_game(s, buffer, stream)),
-            final_scores,
-            max_game_steps(game),
-            ROLL,
-        )
-    scores = np.zeros((games, players), dtype=np.int64)
-    decisions = np.zeros(games, dtype=np.int64)
-    steps = np.zeros(games, dtype=np.int64)
-    play_batch(
-        players,
-        int(game.options["start_player"]),
-        int(game.options["max_turns"]),
-        games,
-        seed_value,
-        scores,
-        decisions,
-        steps,
-    )
-    return BatchResult(scores, decisions, steps)
-
-
 def max_game_steps(game: InkheartDiceGame) -> int:
     """More actions than any game has: a turn takes at most a roll, a re-roll and its roll,
     an action and a refill."""
     return 6 * int(game.options["max_turns"]) + 2 * NUM_CARDS
 
 
-def final_scores(s: np.ndarray) -> np.ndarray:
-    scores = np.zeros(s[N], dtype=np.int64)
-    for p in range(s[N]):
-        scores[p] = score(s[SAFE + p])
-    return scores
-
-
-# ---------------------------------------------------------------------- environments
-@kernel
-def advance(s: np.ndarray, rng: np.ndarray, log: np.ndarray, logged: int) -> int:
-    """Resolve chance until a decision or the end, drawing from the private generator `rng`;
-    each chance action is appended to `log` from `logged` on. Returns the new log length."""
-    while s[TO_MOVE] == CHANCE:
-        action = chance_from(s, uniform(rng))
-        apply(s, action)
-        log[logged] = action
-        logged += 1
-    return logged
-
-
-@kernel
-def legal_mask(s: np.ndarray, out: np.ndarray) -> None:
-    """`out[a]` = 1 for each legal player action `a` of the seat to move, else 0."""
-    out[:] = 0
-    if s[TO_MOVE] < 0:
-        return
-    ids = np.empty(MAX_LEGAL, dtype=np.int64)
-    for i in range(legal(s, ids)):
-        out[ids[i]] = 1
-
-
+# ---------------------------------------------------------------------- observations
 # Offsets of the observation tensor's blocks (spielwerk/games/inkheart_dice/observation.py).
 _AT = observation.LAYOUT.offsets
 O_CENTRE, O_UNSAFE, O_SAFE, O_HEARTS = _AT["centre"], _AT["unsafe"], _AT["safe"], _AT["hearts"]
@@ -565,21 +464,6 @@ def _put_cards(out: np.ndarray, at: int, cards: int) -> None:
 
 
 @kernel
-def _castle_discarded(safe: int) -> bool:
-    points = hearts = plus_points = plus_hearts = 0
-    cards = safe
-    while cards:
-        card = lowest_bit(cards)
-        cards &= cards - 1
-        points += VALUES[card]
-        hearts += HEARTS[card]
-        if VALUES[card] > 0:
-            plus_points += VALUES[card]
-            plus_hearts += HEARTS[card]
-    return plus_points * plus_hearts > points * (hearts + CASTLE_HEARTS)
-
-
-@kernel
 def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
     """The observation tensor of seat `viewer` (exactly `InkheartDiceState.observation_tensor`:
     everything but the pile's order is public), written into `out`."""
@@ -597,8 +481,9 @@ def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
             hearts += HEARTS[lowest_bit(cards)]
             cards &= cards - 1
         out[O_HEARTS + rel] = hearts / observation.HEART_SCALE
-        out[O_SCORES + rel] = score(safe) / observation.SCORE_SCALE
-        out[O_DISCARDED + rel] = 1.0 if _castle_discarded(safe) else 0.0
+        points, discarded = castle(safe)
+        out[O_SCORES + rel] = points / observation.SCORE_SCALE
+        out[O_DISCARDED + rel] = 1.0 if discarded else 0.0
         out[O_SEATED + rel] = 1.0
     to_move = s[TO_MOVE]
     if to_move >= 0:
@@ -621,3 +506,25 @@ def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
     out[O_PILE] = popcount(s[POOL]) / NUM_CARDS
     turn = s[TURNS] + 1 if playing else s[TURNS]
     out[O_TURN] = turn / s[MAX_TURNS]
+
+
+RULES = KernelRules(
+    name="inkheart_dice",
+    size=SIZE,
+    to_move_at=TO_MOVE,
+    steps_at=STEPS,
+    first_chance_id=ROLL,
+    max_legal=MAX_LEGAL,
+    legal=seated(legal),
+    apply=apply,
+    sample_chance=sample_chance,
+    scores=scores,
+    returns=returns,
+    determinize=determinize,
+    rollout=rollout,
+    initial=initial,
+    from_state=from_state,
+    max_game_steps=max_game_steps,
+    observe=observe,
+    observation_size=OBSERVATION_SIZE,
+)

@@ -30,12 +30,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_game import KernelRules, seated
 from spielwerk.core.kernel_ops import (
-    generator,
     lowest_bit,
-    new_generator,
     nth_bit,
     popcount,
     uniform,
@@ -1256,60 +1254,30 @@ def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
     return int(s[STEP_COUNT] - start)
 
 
-@kernel
-def play_batch(
-    players: int,
-    max_rounds: int,
-    games: int,
-    seed_value: int,
-    scores: np.ndarray,
-    decisions: np.ndarray,
-    steps: np.ndarray,
-) -> None:
-    """`games` random games one after another (one core): final scores, decisions, steps."""
-    rng = new_generator(seed_value)
-    start = new(players, max_rounds)
-    s = start.copy()
-    for g in range(games):
-        s[:] = start
-        decisions[g] = rollout(s, rng)
-        steps[g] = s[STEP_COUNT]
-        for p in range(players):
-            scores[g, p] = s[SCORES + p]
-
-
-def play_random_batch(
-    game: InkspellGame, players: int, games: int, rng: np.random.Generator, record: bool = False
-) -> BatchResult:
-    """`games` random games in the kernel (the batched-simulator contract of
-    `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
-    initial(game, players)  # checks the player count
-    max_rounds = int(game.options["max_rounds"])
-    seed_value = int(rng.integers(2**62))
-    if record:
-        stream = generator(seed_value)
-        return recorded_games(
-            games,
-            players,
-            lambda: initial(game, players),
-            lambda s, buffer: int(random_game(s, buffer, stream)),
-            final_scores,
-            max_game_steps(game),
-            NUM_PLAYER_ACTIONS,
-        )
-    scores_out = np.zeros((games, players), dtype=np.int64)
-    decisions = np.zeros(games, dtype=np.int64)
-    steps = np.zeros(games, dtype=np.int64)
-    play_batch(players, max_rounds, games, seed_value, scores_out, decisions, steps)
-    return BatchResult(scores_out, decisions, steps)
-
-
 def max_game_steps(game: InkspellGame) -> int:
     """More actions than any game has: set-up's flips, then per round and seat a turn of far
     fewer than 200 actions."""
     return SEATS * NUM_CARDS + int(game.options["max_rounds"]) * SEATS * 200
 
 
-def final_scores(s: np.ndarray) -> np.ndarray:
-    result: np.ndarray = s[SCORES : SCORES + s[N]]
-    return result
+RULES = KernelRules(
+    name="inkspell",
+    size=SIZE,
+    to_move_at=TO_MOVE,
+    steps_at=STEP_COUNT,
+    first_chance_id=NUM_PLAYER_ACTIONS,
+    max_legal=MAX_LEGAL,
+    legal=seated(legal),
+    apply=apply,
+    sample_chance=sample_chance,
+    scores=scores,
+    returns=returns,
+    determinize=determinize,
+    rollout=rollout,
+    initial=initial,
+    from_state=from_state,
+    max_game_steps=max_game_steps,
+    random_game=random_game,
+    rollout_cut=rollout_cut,
+    lead_values=lead_values,
+)

@@ -101,9 +101,6 @@ class InkspellParams:
     def num_advantage_types(self) -> int:
         return len(self.advantage_keys)
 
-    def location_card_name(self, card: int) -> str:
-        return self.tintenwelt_name if card == self.tintenwelt else self.location_names[card]
-
     def location_card_key(self, card: int) -> str:
         return self.tintenwelt_key if card == self.tintenwelt else self.location_keys[card]
 

@@ -227,6 +227,15 @@ _SELL_IDS = {
 """_SELL_IDS[rate][tiles by kind, each capped at rate]: `rate` tiles for one provision."""
 
 
+def in_company(location: int, player: int, positions: list[int], staubfinger: int) -> bool:
+    """Is another figure (a player's, at `positions`, or Staubfinger) at `location`? The White
+    Women count as one figure with the player they stand with [seed]."""
+    if staubfinger == location:
+        return True
+    mine = 1 if positions[player] == location else 0
+    return positions.count(location) > mine
+
+
 # Compiled by mypyc (spielwerk.native); open to Python subclasses, whose clone() makes them too.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class InkspellState(State):
@@ -480,12 +489,7 @@ class InkspellState(State):
         return [card for when, card in self.held[player] if when < start]
 
     def company(self, location: int, player: int) -> bool:
-        """Is another figure (a player's or Staubfinger) at `location`? The White Women count
-        as one figure with the player they stand with [seed]."""
-        if self.staubfinger == location:
-            return True
-        mine = 1 if self.position[player] == location else 0
-        return self.position.count(location) > mine
+        return in_company(location, player, self.position, self.staubfinger)
 
     def reward_row(self, player: int) -> int:
         """Upper row alone, lower row with company [seed]; Roxane chooses [design]."""

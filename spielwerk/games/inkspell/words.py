@@ -100,8 +100,3 @@ def entries(lang: Lang, row: Sequence[tuple[str, int]]) -> str:
         else:
             parts.append(TEXTS.say(lang, "amount", n=amount, what=tile(lang, what)))
     return " + ".join(parts)
-
-
-def tiles_list(lang: Lang, kinds: str) -> str:
-    """Tile kinds by their keys ("MSK") as names: "Mut, Stärke, Klugheit"."""
-    return ", ".join(tile(lang, k) for k in kinds)

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_game import SIMULTANEOUS
 from spielwerk.core.kernel_ops import (
-    generator,
     lowest_bit,
-    new_generator,
     nth_bit,
     popcount,
     uniform,
@@ -65,8 +63,6 @@ from spielwerk.games.isolde.state import (
     IsoldeState,
 )
 
-SIMULTANEOUS = -3
-"""`to_move` while several seats pick at once; who is still to pick is `s[DECIDING]`."""
 SEATS = PARAMS.max_players
 HAND = PARAMS.hand_size
 DECK_SIZE = PARAMS.deck_size
@@ -359,6 +355,12 @@ def legal(s: np.ndarray, seat: int, out: np.ndarray) -> int:
             out[b] = BONUS + b  # an Isolde move may go to any board [seed]
         count = NUM_BOARDS
     return count
+
+
+@inline_kernel
+def deciding(s: np.ndarray) -> int:
+    """The seats still to pick at a draft step (`to_move` is `SIMULTANEOUS`), as a mask."""
+    return s[DECIDING]
 
 
 @inline_kernel
@@ -830,6 +832,13 @@ def _reset_boards(s: np.ndarray) -> None:
 
 # ---------------------------------------------------------------------- outcome
 @kernel
+def scores(s: np.ndarray, out: np.ndarray) -> None:
+    """Each seat's points so far."""
+    for p in range(s[N]):
+        out[p] = s[SCORES + p]
+
+
+@kernel
 def returns(s: np.ndarray, out: np.ndarray) -> None:
     """1 shared among the winners: most points, then further ahead on Isolde's board. [seed]"""
     n = s[N]
@@ -1007,77 +1016,7 @@ def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
     return int(s[STEPS] - start)
 
 
-@kernel
-def play_batch(
-    players: int,
-    start_player: int,
-    tiebreak: bool,
-    setback: bool,
-    reset: bool,
-    quest_first: int,
-    games: int,
-    seed_value: int,
-    scores: np.ndarray,
-    decisions: np.ndarray,
-    steps: np.ndarray,
-) -> None:
-    """`games` random games one after another (one core): final scores, decisions, steps."""
-    rng = new_generator(seed_value)
-    initial = new(players, start_player, tiebreak, setback, reset, quest_first)
-    s = initial.copy()
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    keys = np.full(NUM_BOARDS * SEATS, UNSEATED, dtype=np.int64)
-    for g in range(games):
-        s[:] = initial
-        decisions[g] = _play_randomly_with(s, rng, None, out, keys)  # `rollout`, inlined
-        steps[g] = s[STEPS]
-        for p in range(players):
-            scores[g, p] = s[SCORES + p]
-
-
-def play_random_batch(
-    game: IsoldeGame, players: int, games: int, rng: np.random.Generator, record: bool = False
-) -> BatchResult:
-    """`games` random games in the kernel (the batched-simulator contract of
-    `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
-    initial(game, players)  # checks the player count against the options
-    seed_value = int(rng.integers(2**62))
-    if record:
-        stream = generator(seed_value)
-        return recorded_games(
-            games,
-            players,
-            lambda: initial(game, players),
-            lambda s, buffer: int(random_game(s, buffer, stream)),
-            final_scores,
-            max_game_steps(game),
-            DEAL,
-        )
-    scores = np.zeros((games, players), dtype=np.int64)
-    decisions = np.zeros(games, dtype=np.int64)
-    steps = np.zeros(games, dtype=np.int64)
-    play_batch(
-        players,
-        game.first_start_player,
-        game.tiebreak_rule,
-        game.setback_rule,
-        game.reset_rule,
-        game.tables[QUEST][0],
-        games,
-        seed_value,
-        scores,
-        decisions,
-        steps,
-    )
-    return BatchResult(scores, decisions, steps)
-
-
 def max_game_steps(game: IsoldeGame) -> int:
     """More actions than any game has: per round the whole deck dealt, every card picked and
     played, a tie-break and three Isolde moves."""
     return PARAMS.rounds * (3 * DECK_SIZE + 4)
-
-
-def final_scores(s: np.ndarray) -> np.ndarray:
-    scores: np.ndarray = s[SCORES : SCORES + s[N]]
-    return scores

@@ -19,6 +19,8 @@ held them, its picks, who still has to pick, the played cards): two states the s
 tell apart give the same sample for the same generator state
 (`tests/kernels/test_isolde_determinize.py` holds it to that, to the reference's frequencies
 and to play continuing by the rules).
+
+The kernel's description (`RULES`) is here, beside the last of its parts.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_game import KernelRules
 from spielwerk.core.kernel_ops import uniform
-from spielwerk.games.isolde.actions import NUM_KINDS
+from spielwerk.games.isolde.actions import DEAL, NUM_KINDS
 from spielwerk.games.isolde.kernel import (
     DEALT,
     DECIDING,
@@ -37,6 +40,7 @@ from spielwerk.games.isolde.kernel import (
     HAND,
     HANDS,
     KEPT,
+    MAX_LEGAL,
     PACKETS,
     PHASE,
     PICKS,
@@ -44,7 +48,21 @@ from spielwerk.games.isolde.kernel import (
     POOL,
     ROUND,
     SEATS,
+    SIZE,
+    STEPS,
+    TO_MOVE,
     N,
+    apply,
+    deciding,
+    from_state,
+    initial,
+    legal,
+    max_game_steps,
+    random_game,
+    returns,
+    rollout,
+    sample_chance,
+    scores,
 )
 from spielwerk.games.isolde.params import PARAMS
 from spielwerk.games.isolde.state import DEALING, DRAFTING, OVER, PLAYING
@@ -386,3 +404,25 @@ def _options(
             options[task, i] = p
             count += 1
     option_count[task] = count
+
+
+RULES = KernelRules(
+    name="isolde",
+    size=SIZE,
+    to_move_at=TO_MOVE,
+    steps_at=STEPS,
+    first_chance_id=DEAL,
+    max_legal=MAX_LEGAL,
+    legal=legal,
+    apply=apply,
+    sample_chance=sample_chance,
+    scores=scores,
+    returns=returns,
+    determinize=determinize,
+    rollout=rollout,
+    initial=initial,
+    from_state=from_state,
+    max_game_steps=max_game_steps,
+    random_game=random_game,
+    deciding=deciding,
+)

@@ -94,9 +94,6 @@ class IsoldeParams:
     def board_index(self, board_id: str) -> int:
         return next(i for i, b in enumerate(self.boards) if b.id == board_id)
 
-    def kind_index(self, name: str) -> int:
-        return next(i for i, k in enumerate(self.kinds) if k.name == name)
-
     def pass_direction(self, round_number: int) -> int:
         return self.pass_directions[(round_number - 1) % len(self.pass_directions)]
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from spielwerk.core.actions import ActionTable
 from spielwerk.core.errors import OptionError
 from spielwerk.core.game import Game
-from spielwerk.core.options import OptionSpec
+from spielwerk.core.options import OptionSpec, OptionValue
 from spielwerk.games.witches import observation
 from spielwerk.games.witches.actions import ACTION_TABLE
 from spielwerk.games.witches.params import PARAMS
@@ -38,25 +38,17 @@ class WitchesGame(Game):
             maximum=PARAMS.max_players - 1,
             seat=True,
         ),
-        # TEST ONLY: a planted imbalance that `spielwerk balance` must find (docs/analysis.md).
-        OptionSpec(
-            "planted_double",
-            str,
-            "none",
-            "test only, not a rule: grey-9 scores double (to check that a balance report "
-            "finds a planted imbalance)",
-            choices=("none", "grey-9"),
-            test_only=True,
-        ),
     )
+
+    retired_options: ClassVar[Mapping[str, OptionValue]] = {"planted_double": "none"}
+    """Once a test-only switch (an imbalance for `spielwerk balance`, now planted by the
+    tooling: `spielwerk.sim.variants`); older records and stored tables name it."""
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         self.params = PARAMS
         self.descending = self.options["wheel"] == "descending"
         self.ranks = PARAMS.rank_table(self.descending)
-        planted = str(self.options["planted_double"])
-        self.planted_double = -1 if planted == "none" else PARAMS.card_from_name(planted)
 
     def encode_view(self, view: Mapping[str, Any]) -> list[float]:
         return observation.encode(view)

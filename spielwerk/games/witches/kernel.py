@@ -2,7 +2,7 @@
 
 A state is one flat int64 array (`SIZE` entries; a copy is a `copy()`), every card set a 64-bit
 mask (bit `c` = card `c`). The rules are those of `state.py`, which stays the reference: the
-tests (`tests/witches/test_witches_kernel.py`) step both engines side by side over thousands of
+tests (`tests/kernels/test_kernel_equivalence.py`) step both engines side by side over thousands of
 seeded games at every player count and option, comparing the legal actions, who is to move and
 the scores at every step, and replay the kernel's own random games through `WitchesState`.
 
@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from spielwerk.core.batch import BatchResult, recorded_games
 from spielwerk.core.kernel import inline_kernel, kernel
+from spielwerk.core.kernel_game import KernelRules, seated
 from spielwerk.core.kernel_ops import (
-    SOFTMAX_FLOOR,
-    generator,
     lowest_bit,
-    new_generator,
     nth_bit,
     popcount,
     uniform,
@@ -144,7 +141,7 @@ def from_state(state: WitchesState) -> np.ndarray:
     s[START] = int(state.game.options["start_player"])
     s[DESCENDING] = int(state.game.descending)
     s[STEPS] = len(state.history)
-    s[PLAYED] = mask(c for _, cards, _, _ in state.tricks for c in cards)
+    s[PLAYED] = mask(c for _, cards, _, _, _ in state.tricks for c in cards)
     for i, seat in enumerate(state.trick_order):
         s[ORDER + i] = seat
     for i, card in enumerate(state.trick_cards):
@@ -205,15 +202,15 @@ def apply(s: np.ndarray, action: int) -> None:
     s[STEPS] += 1
     phase = s[PHASE]
     if phase == PLAY_CARDS:
-        _play(s, s[TO_MOVE], action)
+        play_card(s, s[TO_MOVE], action)
     elif phase == CHOOSE_TRUMP:
-        _choose_trump(s, action)
+        choose_trump(s, action)
     else:
-        _draw(s, action - DRAW)
+        draw_card(s, action - DRAW)
 
 
 @inline_kernel
-def _draw(s: np.ndarray, card: int) -> None:
+def draw_card(s: np.ndarray, card: int) -> None:
     bit = 1 << card
     s[POOL] &= ~bit
     phase = s[PHASE]
@@ -256,7 +253,7 @@ def _start_trick(s: np.ndarray, first: int) -> None:
 
 
 @inline_kernel
-def _play(s: np.ndarray, player: int, card: int) -> None:
+def play_card(s: np.ndarray, player: int, card: int) -> None:
     bit = 1 << card
     s[HANDS + player] &= ~bit
     s[KNOWN + player] &= ~bit
@@ -284,10 +281,21 @@ def _play(s: np.ndarray, player: int, card: int) -> None:
 
 
 @inline_kernel
-def _trick_standing(s: np.ndarray) -> tuple[int, int, bool, int]:
+def takes_the_lead(
+    colour: int, rank: int, trump_colour: int, led: int, best_rank: int, best_is_trump: bool
+) -> bool:
+    """Whether a card (its colour and place on the wheel, 0 = highest) beats the trick's best
+    card so far (its place, whether it is trump): highest trump wins; without trump, the
+    highest card of the led colour. [seed]"""
+    if colour == trump_colour:
+        return not best_is_trump or rank < best_rank
+    return colour == led and not best_is_trump and rank < best_rank
+
+
+@inline_kernel
+def trick_standing(s: np.ndarray) -> tuple[int, int, bool, int]:
     """The trick so far: the index of the card that wins it as it stands, that card's place on
-    the wheel and whether it is trump, and the trick's points. Highest trump wins; without
-    trump, the highest card of the led colour. [seed]"""
+    the wheel and whether it is trump, and the trick's points (`takes_the_lead`)."""
     top = s[TRUMPS + s[PILE] - 1]
     trump_colour = top // VALUES
     row = top % VALUES + 1
@@ -299,22 +307,19 @@ def _trick_standing(s: np.ndarray) -> tuple[int, int, bool, int]:
         colour, value = card // VALUES, card % VALUES + 1
         points += value
         rank = RANKS[descending, row, value]
-        if colour == trump_colour:
-            if not best_is_trump or rank < best_rank:
-                best, best_rank, best_is_trump = index, rank, True
-        elif colour == led and not best_is_trump and rank < best_rank:
-            best, best_rank = index, rank
+        if takes_the_lead(colour, rank, trump_colour, led, best_rank, best_is_trump):
+            best, best_rank, best_is_trump = index, rank, colour == trump_colour
     return best, best_rank, best_is_trump, points
 
 
 @inline_kernel
 def _winning_index(s: np.ndarray) -> int:
-    """Which card of the complete trick wins it (`_trick_standing`)."""
-    return _trick_standing(s)[0]
+    """Which card of the complete trick wins it (`trick_standing`)."""
+    return trick_standing(s)[0]
 
 
 @inline_kernel
-def _choose_trump(s: np.ndarray, action: int) -> None:
+def choose_trump(s: np.ndarray, action: int) -> None:
     new_trump = -1
     if action != KEEP_TRUMP:
         new_trump = action - CHANGE_TRUMP
@@ -418,7 +423,7 @@ def determinize(s: np.ndarray, seat: int, rng: np.ndarray) -> None:
 
 
 @inline_kernel
-def _shuffle_pile(pool: int, order: np.ndarray, rng: np.ndarray) -> int:
+def shuffle_pile(pool: int, order: np.ndarray, rng: np.ndarray) -> int:
     """The face-down pile's cards into `order`, shuffled (Fisher-Yates); returns how many. A
     rollout draws from its end: every card as likely as drawing each uniformly from what is
     left."""
@@ -441,7 +446,7 @@ def rollout(s: np.ndarray, rng: np.ndarray) -> int:
     each uniformly), without building the lists; the pile is shuffled once and drawn in that
     order, which deals every card as likely as drawing each uniformly from what is left."""
     order = np.empty(64, dtype=np.int64)
-    left = _shuffle_pile(s[POOL], order, rng)
+    left = shuffle_pile(s[POOL], order, rng)
     decisions = 0
     while True:
         phase = s[PHASE]
@@ -449,333 +454,26 @@ def rollout(s: np.ndarray, rng: np.ndarray) -> int:
         if phase == PLAY_CARDS:
             seat = s[TO_MOVE]
             hand = s[HANDS + seat]
-            _play(s, seat, nth_bit(hand, int(uniform(rng) * popcount(hand))))
+            play_card(s, seat, nth_bit(hand, int(uniform(rng) * popcount(hand))))
             decisions += 1
         elif phase == CHOOSE_TRUMP:
             pick = int(uniform(rng) * (s[TRICK_LEN] + 1))
-            _choose_trump(s, KEEP_TRUMP if pick == 0 else CHANGE_TRUMP + s[TRICK + pick - 1])
+            choose_trump(s, KEEP_TRUMP if pick == 0 else CHANGE_TRUMP + s[TRICK + pick - 1])
             decisions += 1
         elif phase == OVER:
             s[STEPS] -= 1
             return decisions
         else:
             left -= 1
-            _draw(s, order[left])
+            draw_card(s, order[left])
 
 
-# ---------------------------------------------------------------------- learned rollout policy
-ROLLOUT_FEATURES = (
-    "wins",  # following: the card would win the trick as it stands
-    "wins_last",  # ... and the mover is the trick's last player (the win is certain)
-    "wins_points",  # ... times the points already in the trick / 18
-    "value",  # the card's face value / 9 (the points it hands to whoever wins the trick)
-    "wins_value",  # wins x value: its own points come back to the mover
-    "trump",  # the card is trump
-    "strength",  # its place on the wheel: 1 highest, 0 lowest
-    "lead_strength",  # leading: strength
-    "lead_trump",  # leading: trump
-    "lead_value",  # leading: value
-    "wins_strength",  # wins x strength (spending a strong card on the win)
-    "wins_trump",  # wins with a trump
-    "keep",  # trump choice: keep the trump
-    "trump_count",  # the mover's cards of the (new) trump colour / 6
-    "trump_power",  # their summed strength under the (new) trump / 6
-    "change_cost",  # changing: the face value / 9 of the card laid on the pile (not captured)
-)
-"""What the rollout policy sees of each legal move: the mover's own hand and what is public
-(the trick, the trump, the wheel), never another hand; `rollout_features` writes them and
-`rollout_logits` is their dot product with the weights, computed in one pass."""
-NUM_ROLLOUT_FEATURES = len(ROLLOUT_FEATURES)
-STRENGTH = (VALUES - 1 - RANKS) / (VALUES - 1)
-"""`STRENGTH[descending, trump_value, value]`: 1 for the wheel's top value, 0 for its lowest."""
-COLOUR_CARDS = np.array(
-    [((1 << VALUES) - 1) << (VALUES * colour) for colour in range(NUM_CARDS // VALUES)],
-    dtype=np.int64,
-)
-"""The card mask of each colour."""
-
-
+# ---------------------------------------------------------------------- scores
 @kernel
-def rollout_features(s: np.ndarray, actions: np.ndarray, out: np.ndarray) -> None:
-    """`out[i]` = the `ROLLOUT_FEATURES` of `actions[i]`, legal for the seat to move in `s` (a
-    card play or a trump choice). The reference the learning reads; `rollout_logits` is the
-    same dot product, faster."""
-    top = s[TRUMPS + s[PILE] - 1]
-    descending = s[DESCENDING]
-    hand = s[HANDS + s[TO_MOVE]]
-    out[:] = 0.0
-    length = s[TRICK_LEN]
-    for i in range(actions.shape[0]):
-        f = out[i]
-        action = actions[i]
-        if s[PHASE] == PLAY_CARDS:
-            trump_colour, row = top // VALUES, top % VALUES + 1
-            value = action % VALUES + 1
-            rank = RANKS[descending, row, value]
-            trump = action // VALUES == trump_colour
-            f[3] = value / VALUES
-            f[5] = 1.0 if trump else 0.0
-            f[6] = STRENGTH[descending, row, value]
-            if length == 0:
-                f[7] = f[6]
-                f[8] = f[5]
-                f[9] = f[3]
-                continue
-            _, best_rank, best_trump, points = _trick_standing(s)
-            if trump:
-                wins = not best_trump or rank < best_rank
-            else:
-                wins = action // VALUES == s[TRICK] // VALUES and not best_trump
-                wins = wins and rank < best_rank
-            if wins:
-                f[0] = 1.0
-                f[1] = 1.0 if length == s[TRICK_SIZE] - 1 else 0.0
-                f[2] = points / 18.0
-                f[4] = f[3]
-                f[10] = f[6]
-                f[11] = f[5]
-        else:
-            trump = top
-            if action == KEEP_TRUMP:
-                f[12] = 1.0
-            else:
-                trump = action - CHANGE_TRUMP
-                f[15] = (trump % VALUES + 1) / VALUES
-            cards = hand & COLOUR_CARDS[trump // VALUES]
-            f[13] = popcount(cards) / HAND
-            while cards:
-                f[14] += STRENGTH[descending, trump % VALUES + 1, lowest_bit(cards) % VALUES + 1]
-                cards &= cards - 1
-            f[14] /= HAND
-
-
-@inline_kernel
-def rollout_logits(s: np.ndarray, w: np.ndarray, ids: np.ndarray, logits: np.ndarray) -> int:
-    """The legal moves of the seat to move into `ids` (hand order, keep first) and each one's
-    logit `w . rollout_features` into `logits`; returns how many. One pass: the trick's
-    standing is worked out once, not once a card (a rollout makes some 60 of these calls)."""
-    top = s[TRUMPS + s[PILE] - 1]
-    descending = s[DESCENDING]
-    hand = s[HANDS + s[TO_MOVE]]
-    length = s[TRICK_LEN]
-    count = 0
-    if s[PHASE] == PLAY_CARDS:
-        trump_colour, row = top // VALUES, top % VALUES + 1
-        strength = STRENGTH[descending, row]
-        if length == 0:
-            per_value = (w[3] + w[9]) / VALUES
-            per_strength = w[6] + w[7]
-            per_trump = w[5] + w[8]
-            while hand:
-                card = lowest_bit(hand)
-                hand &= hand - 1
-                value = card % VALUES + 1
-                z = per_value * value + per_strength * strength[value]
-                if card // VALUES == trump_colour:
-                    z += per_trump
-                ids[count] = card
-                logits[count] = z
-                count += 1
-            return count
-        ranks = RANKS[descending, row]
-        led = s[TRICK] // VALUES
-        _, best_rank, best_trump, points = _trick_standing(s)
-        win = w[0] + w[2] * points / 18.0
-        if length == s[TRICK_SIZE] - 1:
-            win += w[1]
-        per_value, per_won_value = w[3] / VALUES, w[4] / VALUES
-        while hand:
-            card = lowest_bit(hand)
-            hand &= hand - 1
-            colour, value = card // VALUES, card % VALUES + 1
-            z = per_value * value + w[6] * strength[value]
-            if colour == trump_colour:
-                z += w[5]
-                if not best_trump or ranks[value] < best_rank:
-                    z += win + per_won_value * value + w[10] * strength[value] + w[11]
-            elif colour == led and not best_trump and ranks[value] < best_rank:
-                z += win + per_won_value * value + w[10] * strength[value]
-            ids[count] = card
-            logits[count] = z
-            count += 1
-        return count
-    for k in range(length + 1):
-        if k == 0:
-            trump = top
-            ids[0] = KEEP_TRUMP
-            z = w[12]
-        else:
-            trump = s[TRICK + k - 1]
-            ids[k] = CHANGE_TRUMP + trump
-            z = w[15] * (trump % VALUES + 1) / VALUES
-        cards = hand & COLOUR_CARDS[trump // VALUES]
-        strength = STRENGTH[descending, trump % VALUES + 1]
-        z += w[13] * popcount(cards) / HAND
-        power = 0.0
-        while cards:
-            power += strength[lowest_bit(cards) % VALUES + 1]
-            cards &= cards - 1
-        logits[k] = z + w[14] * power / HAND
-    return length + 1
-
-
-@inline_kernel
-def _play_policy(s: np.ndarray, rng: np.ndarray, w: np.ndarray, actions: np.ndarray) -> int:
-    """Play to the end with the rollout policy `w`, in place; every action (chance included)
-    goes into `actions` while it has room. Returns the number of actions. Chance as in
-    `rollout`: the pile shuffled once and drawn in that order.
-
-    Each move is drawn from the softmax of its logit, with e^x taken as (1 + x/64)^64: within
-    4% of it down to x = -3, below which moves are hardly chosen, six multiplications instead
-    of a call to `exp` (a fifth of a rollout's time). The loop is written out in full, as
-    `rollout` is: nested helpers and the generic `apply` made it half as fast again (and
-    `kernel_ops.softmax_draw`, the draw Isolde and Tintenblut call, measured some 5% slower
-    here in place of the written-out draw, at load 2.5, 2026-11-28)."""
-    order = np.empty(64, dtype=np.int64)
-    left = _shuffle_pile(s[POOL], order, rng)
-    ids = np.empty(MAX_LEGAL, dtype=np.int64)
-    odds = np.empty(MAX_LEGAL, dtype=np.float64)
-    steps = 0
-    while True:
-        phase = s[PHASE]
-        if phase == OVER:
-            return steps
-        s[STEPS] += 1
-        if phase == PLAY_CARDS or phase == CHOOSE_TRUMP:  # noqa: SIM109 - plain ints for Numba
-            count = rollout_logits(s, w, ids, odds)
-            action = ids[0]
-            if count > 1:
-                top = odds[0]
-                for i in range(1, count):
-                    if odds[i] > top:
-                        top = odds[i]
-                total = 0.0
-                for i in range(count):
-                    y = 1.0 + (odds[i] - top) / -SOFTMAX_FLOOR
-                    if y < 0.0:
-                        y = 0.0
-                    y *= y
-                    y *= y
-                    y *= y
-                    y *= y
-                    y *= y
-                    y *= y
-                    odds[i] = y
-                    total += y
-                u = uniform(rng) * total
-                action = ids[count - 1]
-                for i in range(count - 1):
-                    u -= odds[i]
-                    if u < 0.0:
-                        action = ids[i]
-                        break
-            if phase == PLAY_CARDS:
-                _play(s, s[TO_MOVE], action)
-            else:
-                _choose_trump(s, action)
-        else:
-            left -= 1
-            action = DRAW + order[left]
-            _draw(s, order[left])
-        if steps < actions.shape[0]:
-            actions[steps] = action
-        steps += 1
-
-
-@kernel
-def rollout_policy(s: np.ndarray, rng: np.ndarray, weights: np.ndarray) -> int:
-    """`rollout` with the learned rollout policy instead of uniform play (AlphaGo's fast
-    rollout policy: Silver et al. 2016): each move drawn from the softmax of `weights .
-    rollout_features` over the legal moves. Returns the number of actions (chance included)."""
-    return _play_policy(s, rng, weights, np.empty(0, dtype=np.int64))
-
-
-@kernel
-def policy_game(s: np.ndarray, weights: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
-    """Play `s` to the end with the rollout policy, writing every action id into `actions`
-    (as `random_game` does); returns the number of actions."""
-    return _play_policy(s, rng, weights, actions)
-
-
-# ---------------------------------------------------------------------- many games
-@kernel
-def random_game(s: np.ndarray, actions: np.ndarray, rng: np.ndarray) -> int:
-    """Play `s` to the end at random, writing every action id into `actions`; returns the
-    number of actions (chance included)."""
-    out = np.empty(MAX_LEGAL, dtype=np.int64)
-    steps = 0
-    while True:
-        to_move = s[TO_MOVE]
-        if to_move == TERMINAL:
-            return steps
-        if to_move == CHANCE:
-            action = sample_chance(s, rng)
-        else:
-            action = out[int(uniform(rng) * legal(s, out))]
-        apply(s, action)
-        actions[steps] = action
-        steps += 1
-
-
-@kernel
-def play_batch(
-    players: int,
-    start_player: int,
-    descending: bool,
-    games: int,
-    seed_value: int,
-    scores: np.ndarray,
-    decisions: np.ndarray,
-    steps: np.ndarray,
-) -> None:
-    """`games` random games one after another (one core): final scores, decisions, steps."""
-    rng = new_generator(seed_value)
-    initial = new(players, start_player, descending)
-    s = initial.copy()
-    for g in range(games):
-        s[:] = initial
-        decisions[g] = rollout(s, rng)
-        steps[g] = s[STEPS]
-        for p in range(players):
-            scores[g, p] = s[SCORES + p]
-
-
-def play_random_batch(
-    game: WitchesGame, players: int, games: int, rng: np.random.Generator, record: bool = False
-) -> BatchResult:
-    """`games` random games in the kernel (the batched-simulator contract of
-    `spielwerk.core.batch`): uniform decisions, chance as likely as the engine's."""
-    if game.planted_double >= 0:  # the test-only planted card: only the NumPy simulator has it
-        from spielwerk.games.witches.batched import play_random_batch as numpy_batch
-
-        return numpy_batch(game, players, games, rng, record)
-    initial(game, players)  # checks the player count against the options
-    seed_value = int(rng.integers(2**62))
-    if record:
-        stream = generator(seed_value)
-        return recorded_games(
-            games,
-            players,
-            lambda: initial(game, players),
-            lambda s, buffer: int(random_game(s, buffer, stream)),
-            final_scores,
-            max_game_steps(game),
-            DRAW,
-        )
-    scores = np.zeros((games, players), dtype=np.int64)
-    decisions = np.zeros(games, dtype=np.int64)
-    steps = np.zeros(games, dtype=np.int64)
-    play_batch(
-        players,
-        int(game.options["start_player"]),
-        game.descending,
-        games,
-        seed_value,
-        scores,
-        decisions,
-        steps,
-    )
-    return BatchResult(scores, decisions, steps)
+def scores(s: np.ndarray, out: np.ndarray) -> None:
+    """Each seat's points so far."""
+    for p in range(s[N]):
+        out[p] = s[SCORES + p]
 
 
 def max_game_steps(game: WitchesGame) -> int:
@@ -783,35 +481,7 @@ def max_game_steps(game: WitchesGame) -> int:
     return 4 * NUM_CARDS
 
 
-def final_scores(s: np.ndarray) -> np.ndarray:
-    scores: np.ndarray = s[SCORES : SCORES + s[N]]
-    return scores
-
-
-# ---------------------------------------------------------------------- environments
-@kernel
-def advance(s: np.ndarray, rng: np.ndarray, log: np.ndarray, logged: int) -> int:
-    """Resolve chance until a decision or the end, drawing from the private generator `rng`;
-    each chance action is appended to `log` from `logged` on. Returns the new log length."""
-    while s[TO_MOVE] == CHANCE:
-        action = chance_from(s, uniform(rng))
-        apply(s, action)
-        log[logged] = action
-        logged += 1
-    return logged
-
-
-@kernel
-def legal_mask(s: np.ndarray, out: np.ndarray) -> None:
-    """`out[a]` = 1 for each legal player action `a` of the seat to move, else 0."""
-    out[:] = 0
-    if s[TO_MOVE] < 0:
-        return
-    ids = np.empty(MAX_LEGAL, dtype=np.int64)
-    for i in range(legal(s, ids)):
-        out[ids[i]] = 1
-
-
+# ---------------------------------------------------------------------- observations
 # Offsets of the observation tensor's blocks (spielwerk/games/witches/observation.py).
 _AT = observation.LAYOUT.offsets
 O_HAND, O_KNOWN, O_CAPTURED, O_TRICK = (
@@ -878,3 +548,25 @@ def observe(s: np.ndarray, viewer: int, out: np.ndarray) -> None:
     out[O_PILE] = popcount(s[POOL]) / NUM_CARDS
     out[O_END] = 1.0 if s[END_PHASE] else 0.0
     out[O_WHEEL] = 1.0 if s[DESCENDING] else 0.0
+
+
+RULES = KernelRules(
+    name="witches",
+    size=SIZE,
+    to_move_at=TO_MOVE,
+    steps_at=STEPS,
+    first_chance_id=DRAW,
+    max_legal=MAX_LEGAL,
+    legal=seated(legal),
+    apply=apply,
+    sample_chance=sample_chance,
+    scores=scores,
+    returns=returns,
+    determinize=determinize,
+    rollout=rollout,
+    initial=initial,
+    from_state=from_state,
+    max_game_steps=max_game_steps,
+    observe=observe,
+    observation_size=OBSERVATION_SIZE,
+)

@@ -17,7 +17,6 @@ from spielwerk.core.i18n import Lang
 from spielwerk.core.narration import Event, event, folded
 from spielwerk.games.witches import words
 from spielwerk.games.witches.params import PARAMS
-from spielwerk.games.witches.render import trick_points
 
 View = Mapping[str, Any]
 
@@ -104,7 +103,7 @@ def _trick(before: View, after: View) -> list[Event]:
                 seat=trick["winner"],
                 number=number,
                 plays=_plays(trick["players"], trick["cards"]),
-                points=trick_points(trick),
+                points=trick["points"],
                 card=trick.get("new_trump") or after.get("trump"),
             ),
         ]

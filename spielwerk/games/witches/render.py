@@ -84,13 +84,6 @@ def wheel_text(view: View, label: str | None = None, lang: Lang = DEFAULT_LANG) 
     return TEXTS.say(lang, "render.wheel_order", label=label, side=side, order=" > ".join(values))
 
 
-def trick_points(trick: Mapping[str, Any]) -> int:
-    """Points the winner captured with a completed trick (a new trump card is not captured)."""
-    total = sum(_value(c) for c in trick["cards"])
-    new = trick.get("new_trump")
-    return total - (_value(new) if new else 0)
-
-
 def render_trick(
     trick: Mapping[str, Any], title: str, viewer: int | None = None, lang: Lang = DEFAULT_LANG
 ) -> str:
@@ -105,7 +98,7 @@ def render_trick(
         title=title,
         plays=plays,
         seat=seat(trick["winner"], viewer, lang),
-        points=trick_points(trick),
+        points=trick["points"],
     )
     if trick.get("new_trump"):
         line += TEXTS.say(lang, "render.trick_new_trump", card=card(trick["new_trump"], lang))
@@ -248,11 +241,6 @@ def _card_key(name: str) -> tuple[int, int]:
     colour, _, value = name.partition("-")
     index = PARAMS.colours.index(colour) if colour in PARAMS.colours else len(PARAMS.colours)
     return index, int(value) if value.isdigit() else 0
-
-
-def _value(name: str) -> int:
-    value = name.rpartition("-")[2]
-    return int(value) if value.isdigit() else 0
 
 
 def _escape(text: str) -> str:

@@ -51,6 +51,26 @@ OVER: Final = 5
 PHASE_NAMES = ("deal", "turn_up", "play", "choose_trump", "refill", "over")
 
 
+def winning_index(cards: list[int], trump: int, ranks: tuple[int, ...]) -> int:
+    """Which of a trick's `cards` (in the order played) wins it, under the trump card `trump`
+    and `ranks` (each value's place on the wheel under that trump, 0 = highest): highest trump
+    wins; without trump, the highest card of the led colour. [seed]"""
+    trump_colour = trump // VALUES
+    led = cards[0] // VALUES
+    best, best_rank, best_is_trump = 0, VALUES + 1, False
+    for index, card in enumerate(cards):
+        colour = card // VALUES
+        if colour == trump_colour:
+            rank = ranks[card % VALUES + 1]
+            if not best_is_trump or rank < best_rank:
+                best, best_rank, best_is_trump = index, rank, True
+        elif colour == led and not best_is_trump:
+            rank = ranks[card % VALUES + 1]
+            if rank < best_rank:
+                best, best_rank = index, rank
+    return best
+
+
 # Compiled by mypyc (spielwerk.native); tests subclass it from Python to plant faults.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class WitchesState(State):
@@ -94,7 +114,7 @@ class WitchesState(State):
         self.refill_queue: list[int] = []
         self.end_phase = False
         # Completed tricks, public: (players in order, cards in order, winner, new trump or -1).
-        self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int, int]] = []
+        self.tricks: list[tuple[tuple[int, ...], tuple[int, ...], int, int, int]] = []
         # Public facts about hidden cards, per seat (for `resample`): the history indices at
         # which the seat drew face down, and (history index, card) of each card it played that
         # had come face down. Tuples, so that clones share them.
@@ -261,24 +281,8 @@ class WitchesState(State):
         self.to_move = winner
 
     def _winning_index(self) -> int:
-        """Highest trump wins; without trump, the highest card of the led colour. [seed]"""
         top = self.trump_pile[-1]
-        trump_colour = top // VALUES
-        ranks = self.game.ranks[top % VALUES + 1]
-        cards = self.trick_cards
-        led = cards[0] // VALUES
-        best, best_rank, best_is_trump = 0, VALUES + 1, False
-        for index, card in enumerate(cards):
-            colour = card // VALUES
-            if colour == trump_colour:
-                rank = ranks[card % VALUES + 1]
-                if not best_is_trump or rank < best_rank:
-                    best, best_rank, best_is_trump = index, rank, True
-            elif colour == led and not best_is_trump:
-                rank = ranks[card % VALUES + 1]
-                if rank < best_rank:
-                    best, best_rank = index, rank
-        return best
+        return winning_index(self.trick_cards, top, self.game.ranks[top % VALUES + 1])
 
     def _choose_trump(self, action_id: int) -> None:
         """The winner may lay one card of the trick on the trump pile as new trump. [seed]"""
@@ -305,9 +309,7 @@ class WitchesState(State):
         for card in won:
             points += card % VALUES + 1
         self.scores[winner] += points
-        if self.game.planted_double in won:  # the test-only planted imbalance (game.py)
-            self.scores[winner] += self.game.planted_double % VALUES + 1
-        self.tricks.append((self.trick_order, tuple(trick), winner, new_trump))
+        self.tricks.append((self.trick_order, tuple(trick), winner, new_trump, points))
         self.trick_cards = []
 
     def _continue_refill(self) -> None:
@@ -447,8 +449,9 @@ class WitchesState(State):
                     "cards": [name(c) for c in cards],
                     "winner": winner,
                     "new_trump": name(new) if new >= 0 else None,
+                    "points": points,  # what the winner captured (not a new trump card)
                 }
-                for order, cards, winner, new in self.tricks
+                for order, cards, winner, new, points in self.tricks
             ],
             "captured": [[name(c) for c in sorted(pile)] for pile in self.captured],
             "scores": self.scores.copy(),

@@ -20,11 +20,11 @@ from spielwerk.core.actions import Action
 from spielwerk.core.components import BalanceDeclaration, declaration_for
 from spielwerk.core.errors import SpielwerkError
 from spielwerk.core.game import Game
-from spielwerk.core.registry import load
 from spielwerk.core.state import State
 from spielwerk.sim.match import ThinkTime, play_game
 from spielwerk.sim.plan import GameSpec
 from spielwerk.sim.runner import GameRow, outcome_fields, spec_agents
+from spielwerk.sim.variants import load_variant
 
 NO_LEADER = -1
 
@@ -56,7 +56,7 @@ class BalanceRow(GameRow):
 
 @cache
 def _loaded(name: str, options: tuple[tuple[str, str], ...]) -> tuple[Game, BalanceDeclaration]:
-    game = load(name, **dict(options))
+    game = load_variant(name, **dict(options))
     declaration = declaration_for(game)
     if declaration is None:
         raise SpielwerkError(f"{name} declares no components for balance analysis")

@@ -35,7 +35,6 @@ from spielwerk.agents.strategies import strategy_specs
 from spielwerk.core.components import BalanceDeclaration, declaration_for
 from spielwerk.core.conformance import play_random
 from spielwerk.core.errors import OptionError, SpielwerkError
-from spielwerk.core.registry import load
 from spielwerk.sim.balance import estimate
 from spielwerk.sim.balance.play import BalanceRow, BalanceSpec, play_balance
 from spielwerk.sim.balance.search import (
@@ -49,6 +48,7 @@ from spielwerk.sim.balance.search import (
 from spielwerk.sim.plan import Variant
 from spielwerk.sim.runner import run
 from spielwerk.sim.stats import summarise_variant
+from spielwerk.sim.variants import load_variant
 
 STAGES = ("field", "seats", "strategies", "ladder", "restricted", "tune")
 WEIGHTS = {
@@ -229,7 +229,7 @@ class BalanceRun:
         reserve = min(config.budget / 4, config.budget * RESERVE + RESERVE_SECONDS)
         self.end = self.started + config.budget - reserve
         self.progress = progress or _Silent()
-        self.game = load(config.game, **config.options)
+        self.game = load_variant(config.game, **config.options)
         declaration = declaration_for(self.game)
         if declaration is None:
             raise SpielwerkError(f"{config.game} declares no components for balance analysis")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spielwerk.core.errors import OptionError
-from spielwerk.core.registry import load
+from spielwerk.sim.variants import load_variant
 
 METRICS = ("first_player", "length", "seat_spread", "win_rate")
 COARSE = 5
@@ -93,7 +93,7 @@ def parse_tune(game: str, text: str, options: dict[str, str]) -> Tune:
             raise OptionError(f"--tune {text!r}: give distinct values, key=a,b,c")
         tune = Tune(key, choices, False)
     for value in (tune.values[0], tune.values[-1]) if tune.numeric else tune.values:
-        load(game, **options, **{key: value})  # an unknown option or bad value fails here
+        load_variant(game, **options, **{key: value})  # an unknown option or bad value fails
     return tune
 
 

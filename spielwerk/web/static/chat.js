@@ -62,7 +62,7 @@ export function chatPanel(root, { send, seatName, tableId }) {
     try { return new Set((JSON.parse(localStorage.getItem(MUTED) || "{}")[tableId]) || []); } catch { return new Set(); }
   }
   function setMuted(key, on) {
-    let all = {};
+    let all;
     try { all = JSON.parse(localStorage.getItem(MUTED) || "{}"); } catch { all = {}; }
     const mine = new Set(all[tableId] || []);
     if (on) mine.add(key); else mine.delete(key);

@@ -459,7 +459,7 @@ function keepFocus() {
 }
 
 function rememberSeat(seat, seatToken, id = tableId) {
-  let all = {};
+  let all;
   try { all = JSON.parse(localStorage.getItem(SEATS) || "{}"); } catch { all = {}; }
   all[id] = { ...(all[id] || {}), [seat]: seatToken };
   localStorage.setItem(SEATS, JSON.stringify(all));

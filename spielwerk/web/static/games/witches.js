@@ -70,11 +70,6 @@ function wheel(view, say) {
     marks);
 }
 
-function trickPoints(trick) {
-  const total = trick.cards.reduce((sum, name) => sum + parse(name).value, 0);
-  return total - (trick.new_trump ? parse(trick.new_trump).value : 0);
-}
-
 export function render(ctx) {
   const { view, seat, legal, act, say } = ctx;
   const trumpColour = view.trump ? parse(view.trump).colour : null;
@@ -157,7 +152,7 @@ function trickArea(view, ctx, control) {
     last ? h("p", { class: "small" },
       say("board.last_trick", {
         plays: last.players.map((p, i) => `${seatName(p)} ${cardName(say, last.cards[i])}`).join(", "),
-        seat: seatName(last.winner), points: trickPoints(last),
+        seat: seatName(last.winner), points: last.points,
       }) + (last.new_trump ? say("board.new_trump", { card: cardName(say, last.new_trump) }) : "")) : null);
 }
 

@@ -1,10 +1,10 @@
 """The learned rollout policy of the compiled Isolde search (AlphaGo's fast rollout policy,
 Silver et al. 2016): a linear softmax over features of each legal move, as in Witches
-(`spielwerk.games.witches.kernel`, docs/learning.md).
+(`spielwerk.agents.rollouts.witches`, docs/learning.md).
 
-A module of its own beside `kernel.py`: it reads the kernel state through the kernel's named
-offsets and plays through the kernel's rule steps (`_deal`, `_keep`, `_play`, `_bonus_move`),
-so the rules stay in one place.
+A bot's part, kept with the bots: it reads the kernel state through the kernel's named offsets
+and plays through the kernel's rule steps (`_deal`, `_keep`, `_play`, `_bonus_move`), so the
+rules stay in the kernel.
 
 Every feature reads only the mover's own cards (its packet and kept cards in the draft, its
 hand in play) and public facts (the boards, the round, the Isolde steps due): dealing afresh
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from spielwerk.agents.rollouts import LearnedRollout
 from spielwerk.core.kernel import inline_kernel, kernel
 from spielwerk.core.kernel_ops import lowest_bit, softmax_draw
 from spielwerk.games.isolde.actions import (
@@ -489,3 +490,6 @@ def policy_game(s: np.ndarray, weights: np.ndarray, actions: np.ndarray, rng: np
     """Play `s` to the end with the rollout policy, writing every action id into `actions`
     (as the kernel's `random_game` does); returns the number of actions."""
     return _play_policy(s, rng, weights, actions)
+
+
+POLICY = LearnedRollout(ROLLOUT_FEATURES, rollout_features, rollout_policy)

@@ -1,8 +1,8 @@
 """The learned rollout policy of the compiled Tintenblut search (AlphaGo's fast rollout policy,
 Silver et al. 2016): a linear softmax over features of each legal move, as in Witches and
-Isolde (`spielwerk.games.isolde.kernel_policy`, docs/learning.md).
+Isolde (`spielwerk.agents.rollouts`, docs/learning.md).
 
-A module of its own beside `kernel.py`. What a move does is found by playing it, with the
+A bot's part, kept with the bots. What a move does is found by playing it, with the
 kernel's `apply`, on a copy of the state and looking ahead to the end of the mover's arrival:
 a location card is played and the reward row of its destination taken (as the map stands: the
 shared row in company); Staubfinger's step or an advantage card is made and the reward row
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from spielwerk.agents.rollouts import LearnedRollout
 from spielwerk.core.kernel import inline_kernel, kernel
 from spielwerk.core.kernel_ops import popcount, softmax_draw
 from spielwerk.core.state import CHANCE, TERMINAL
@@ -813,3 +814,12 @@ def estimate_lead_values(s: np.ndarray, scale: float, out: np.ndarray) -> None:
             if q != p and estimates[q] > best:
                 best = estimates[q]
         out[p] = 0.5 + 0.5 * np.tanh((estimates[p] - best) / scale)
+
+
+POLICY = LearnedRollout(
+    ROLLOUT_FEATURES,
+    rollout_features,
+    rollout_policy,
+    rollout_cut=rollout_policy_cut,
+    estimate_lead_values=estimate_lead_values,
+)
