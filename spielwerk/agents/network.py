@@ -600,6 +600,14 @@ class FittingNetworkAgent(Agent):
             raise RuntimeError("the network seat needs a determinization (wants_sample)")
         return self.chosen(turn.sample.game, turn.sample.num_players).act(turn)
 
+    def adjust(self, change: Callable[[Agent], Agent]) -> None:
+        """Apply `change` to both bots this seat may play as (the fallback when it is built):
+        a server's time cap reaches whichever plays."""
+        self.network = change(self.network)  # type: ignore[assignment]
+        build = self._fallback
+        self._fallback = lambda: change(build())
+        self._chosen = None
+
 
 DEFAULT_PLAY_ITERATIONS = 400
 """Search iterations per decision of the seat `net` where the model file names none."""

@@ -163,9 +163,12 @@ def capped(agent: Agent, max_seconds: float) -> Agent:
     """The agent, thinking at most `max_seconds` a move whatever its own budget."""
     from spielwerk.agents.kernel_mcts import KernelMCTSAgent  # the compiled search, same budget
     from spielwerk.agents.kernel_network import KernelNetworkAgent
-    from spielwerk.agents.network import NetworkAgent  # a network seat thinks by its search
+    from spielwerk.agents.network import FittingNetworkAgent, NetworkAgent
 
-    search = agent.search if isinstance(agent, NetworkAgent) else agent
+    if isinstance(agent, FittingNetworkAgent):  # `best` as a network or the search it replaced
+        agent.adjust(lambda inner: capped(inner, max_seconds))
+        return agent
+    search = agent.search if isinstance(agent, NetworkAgent) else agent  # thinks by its search
     if isinstance(search, MCTSAgent | KernelMCTSAgent | KernelNetworkAgent):
         search.seconds = max_seconds if search.seconds is None else min(search.seconds, max_seconds)
     return agent

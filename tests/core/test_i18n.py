@@ -239,7 +239,11 @@ def _english_only_words(name: str) -> set[str]:
                     found |= {w.lower() for w in WORD.findall(part)}
             found |= {w.lower() for t in source.terms.values() for w in WORD.findall(t(lang))}
         words[lang] = found
-    return words["en"] - words["de"]
+    return words["en"] - words["de"] - GERMAN_TOO
+
+
+GERMAN_TOO = {"still"}
+"""English words that are German words too („Das Rad steht still“)."""
 
 
 def how_to_play_text(name: str, lang: Lang) -> str:

@@ -332,9 +332,10 @@ def test_cli_balance_and_its_errors(tmp_path: Path) -> None:
 def test_the_ladder_seats_a_network_only_at_a_count_it_was_trained_for(
     tmp_path: Path, players: int, networks: bool
 ) -> None:
-    """Tainted Grail's shipped network (its `best` and `net`) was trained for 2 players: a
-    4-player ladder leaves both rungs out instead of failing when they first move."""
+    """Tainted Grail's shipped network (its `net`) was trained for 2 players: a 4-player
+    ladder leaves that rung out instead of failing when it first moves; `best` is seated at
+    any count (where the network does not fit, it plays as the search it replaced)."""
     run = BalanceRun(BalanceConfig("tainted_grail", players=players, budget=2.0), tmp_path / "tg")
     rungs = run._rungs(1.0)
     assert rungs[0] == "random" and rungs[1].startswith("mcts:")
-    assert ("best" in rungs, "net" in rungs) == (networks, networks)
+    assert ("best" in rungs, "net" in rungs) == (True, networks)

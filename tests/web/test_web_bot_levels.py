@@ -18,7 +18,6 @@ from test_web_browser import Page, play_to_the_end
 from web_parts import Server
 
 import spielwerk
-from spielwerk.agents.configs import best_seat
 from spielwerk.agents.strengths import LOWER_LEVELS, RATINGS
 
 LOCALES = {"en": "en-GB", "de": "de-DE"}
@@ -49,10 +48,11 @@ def open_table(server: Server, game: str, seats: list[str], **extra: Any) -> dic
 
 
 def ladder_order(game: str) -> list[str]:
-    """The game's four level specs, weakest first, as ratings.toml rates them (`best` rated as
-    the seat it plays as)."""
-    rated_as = {spec: spec for spec in LOWER_LEVELS[game]} | {"best": best_seat(game)}
-    return sorted(rated_as, key=lambda spec: RATINGS[game][rated_as[spec]].mu)
+    """The game's four level specs, weakest first: the three lower ones as ratings.toml rates
+    them, then `best` (a ladder may leave it level with the one below, never above it with
+    the intervals apart: tests/agents/test_strengths.py)."""
+    lower = sorted(LOWER_LEVELS[game], key=lambda spec: RATINGS[game][spec].mu)
+    return [*lower, "best"]
 
 
 @pytest.fixture(scope="module", params=sorted(LOCALES))

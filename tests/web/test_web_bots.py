@@ -19,6 +19,8 @@ from web_parts import Server, wait_until
 import spielwerk
 from spielwerk.agents import MCTSAgent, make_agent
 from spielwerk.agents.kernel_mcts import KernelMCTSAgent
+from spielwerk.agents.kernel_network import KernelNetworkAgent
+from spielwerk.agents.network import FittingNetworkAgent, NetworkAgent
 from spielwerk.core.conformance import play_on
 from spielwerk.web.bots import BotPool, bot_request, capped
 from spielwerk.web.fairness import FairQueue
@@ -115,13 +117,24 @@ def test_a_quick_bot_never_waits_behind_a_search() -> None:
 @pytest.mark.parametrize("game", ["witches", "inkspell"])  # the compiled search, the Python one
 @pytest.mark.parametrize("kind", ["mcts", "best"])
 def test_an_iteration_budget_is_capped_in_time(game: str, kind: str) -> None:
-    agent = capped(make_agent(f"{kind}:20000", game, 1), 0.5)
-    assert isinstance(agent, MCTSAgent | KernelMCTSAgent)
-    assert agent.iterations == 20000 and agent.seconds == 0.5
-    agent = capped(make_agent(f"{kind}:3s", game, 1), 0.5)
-    assert isinstance(agent, MCTSAgent | KernelMCTSAgent) and agent.seconds == 0.5
-    agent = capped(make_agent(f"{kind}:0.2s", game, 1), 0.5)
-    assert isinstance(agent, MCTSAgent | KernelMCTSAgent) and agent.seconds == 0.2
+    """The server's cap reaches the search that plays, also where `best` is the network's
+    search and where it plays as the search the network replaced (another player count)."""
+    loaded = spielwerk.load(game)
+    for players in (loaded.min_players, loaded.max_players):
+
+        def search(spec: str, players: int = players) -> Any:
+            agent = capped(make_agent(spec, game, 1), 0.5)
+            if isinstance(agent, FittingNetworkAgent):
+                agent = agent.chosen(loaded, players)
+            return agent.search if isinstance(agent, NetworkAgent) else agent
+
+        agent = search(f"{kind}:20000")
+        assert isinstance(agent, MCTSAgent | KernelMCTSAgent | KernelNetworkAgent)
+        assert agent.iterations == 20000 and agent.seconds == 0.5
+        agent = search(f"{kind}:3s")
+        assert agent.seconds == 0.5
+        agent = search(f"{kind}:0.2s")
+        assert agent.seconds == 0.2
 
 
 # ---------------------------------------------------------------------- through the server

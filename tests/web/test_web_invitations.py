@@ -67,7 +67,9 @@ def test_the_invitation_page_says_who_invites_to_which_game_and_refuses_a_used_l
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
     created = open_table(shared_server, "inkheart_dice", seats)
     link = shared_server.base + created["seats"][1]["url"]
-    title = httpx.get(f"{shared_server.base}/api/games/inkheart_dice?lang={lang}").json()["title"]
+    info = httpx.get(f"{shared_server.base}/api/games/inkheart_dice?lang={lang}").json()
+    title = info["title"]
+    bot = next(level for level in info["bots"] if level["spec"] == "heuristic")["seats"][2]
     with page_in_new_context(browser, locale=LOCALES[lang]) as page:
         page.goto(link)
         page.wait_for_selector("#claim:not([hidden])")
@@ -77,7 +79,7 @@ def test_the_invitation_page_says_who_invites_to_which_game_and_refuses_a_used_l
         listed = page.locator("#claim-seats li").all_inner_texts()
         assert listed[0] == translate(lang, "table.invited_seat", n=1, name="Ada")
         assert listed[1] == translate(lang, "table.invited_your_seat", n=2)
-        assert listed[2].startswith(translate(lang, "seat.n", n=3))
+        assert listed[2] == bot  # the bot by its name and level ("Clara (Medium bot)")
         assert len(listed) == 3
         page.fill("#claim-name", "Bea")
         page.click("#claim-seat")

@@ -36,7 +36,8 @@ def expected_tips(game: str, lang: Lang, piece: dict[str, str]) -> str:
     say, term = texts.say, texts.term
     if game == "witches":
         colour, value = piece["card"].split("-")
-        name = say(lang, "card", colour=term(lang, colour), value=value)
+        word = term(lang, colour)  # capitalised in a card's name: "Yellow 8"
+        name = say(lang, "card", colour=word[:1].upper() + word[1:], value=value)
         return say(lang, "rule.card", card=name, value=value)
     if game == "inkheart_dice":
         import tomllib

@@ -4,7 +4,7 @@
 // listed as buttons, so every legal action is always one click away.
 import { h } from "/static/dom.js";
 import { t, lang } from "/static/i18n.js";
-import { botSeat, seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
+import { seatNamer, eventText, eventMarks, foldLog, logItem, resultNodes, colourSeats, gameSay } from "/static/narration.js";
 import { chatPanel } from "/static/chat.js";
 import { presencePanel } from "/static/presence.js";
 import { createHints } from "/static/hints.js";
@@ -487,7 +487,7 @@ async function offerClaim() {
   ui.title.textContent = title;
   document.title = `${title} · spielwerk`;
   const names = invited.seats.map((seat) => seat.name);
-  const { seatName } = seatNamer(invited.seats, () => names, null);
+  const { seatName } = seatNamer(invited.seats, () => names, null, game);   // bots by name and level
   el("claim-heading").textContent = invited.host === null
     ? t("table.invited_to", { game: title })
     : t("table.invited_by", { host: names[invited.host] || seatName(invited.host), game: title });
@@ -497,11 +497,10 @@ async function offerClaim() {
     if (seat.seat === invited.seat) text = t("table.invited_your_seat", { n });
     else if (seat.kind === "human" && !seat.claimed) text = t("table.invited_open_seat", { n });
     else if (seat.kind === "human") text = t("table.invited_seat", { n, name: text });
-    return h("li", { class: seat.seat === invited.seat ? "yours" : null }, text);
+    return h("li", { class: seat.seat === invited.seat ? "yours" : null, title: seatName.title(seat.seat) }, text);
   }));
   ui.status.textContent = t("table.take_seat_status");
   ui.claim.hidden = false;
-  listClaimSeats();
   el("claim-name").value = localStorage.getItem(NAME) || "";
   el("claim-name").focus();
   ui.claim.addEventListener("submit", async (event) => {
@@ -531,17 +530,6 @@ async function offerClaim() {
 }
 
 /** Who sits at the table one is invited to: the players by name, the bots by their level. */
-async function listClaimSeats() {
-  const summary = await fetch(`/api/tables/${encodeURIComponent(tableId)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
-  if (!summary) return;
-  const game = await fetch(`/api/games/${encodeURIComponent(summary.game)}?lang=${encodeURIComponent(lang)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
-  el("claim-seats").replaceChildren(...summary.seats.map((s) => {
-    const bot = s.kind === "bot" ? botSeat(game, s.bot, s.seat) : null;
-    const who = bot ? bot.text : s.claimed ? (s.name || t("lobby.a_player")) : t("lobby.open_seat");
-    return h("li", { "data-seat": s.seat, title: bot ? bot.title : null, text: t("lobby.seat_chip", { n: s.seat + 1, who, mine: "" }) });
-  }));
-}
-
 // ---------------------------------------------------------------- turn notice
 // A player whose tab is in the background learns that it is their turn: the page title and the
 // favicon change, and (if they allowed it with a click) the browser shows a notification.
