@@ -900,4 +900,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run the imported module, not this copy named __main__: compiled code records the module
+    # of its functions, and the cache must hold code every later process can load.
+    from spielwerk.agents import kernel_mcts
+
+    kernel_mcts.main()

@@ -289,7 +289,9 @@ def _closure_cache(fn: Callable[..., Any]) -> Any:
             )
 
         def _index_key(self, sig: Any, codegen: Any) -> Any:
+            # The module by name too: code compiled where it ran as __main__ (or a process
+            # pool's __mp_main__) names that module, which no other process can import.
             code = hashlib.sha256(fn.__code__.co_code).hexdigest()
-            return (sig, codegen.magic_tuple(), (code, tag))
+            return (sig, codegen.magic_tuple(), (code, tag, fn.__module__, fn.__qualname__))
 
     return ClosureCache()
