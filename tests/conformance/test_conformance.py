@@ -42,7 +42,10 @@ from spielwerk.core.conformance import (
 )
 from spielwerk.core.state import CHANCE
 
-SEEDS = (0, 1, 2, 3)
+SEEDS = (0, 1)
+MORE_SEEDS = (2, 3)
+"""Every check at every step costs: two seeds a configuration run by default, two more with
+`-m slow` (the 60 seeds of `test_many_seeds_end_and_replay` run always)."""
 MANY_SEEDS = range(100, 160)
 
 
@@ -64,10 +67,15 @@ def _configs() -> list[tuple[str, dict[str, Any], int]]:
 CONFIGS = _configs()
 
 
-def _params(seeds: Any) -> list[Any]:
+def _params(seeds: Any, marks: Any = ()) -> list[Any]:
     return [
         pytest.param(
-            name, options, players, seed, id=f"{name}-{_label(options)}-{players}p-s{seed}"
+            name,
+            options,
+            players,
+            seed,
+            id=f"{name}-{_label(options)}-{players}p-s{seed}",
+            marks=marks,
         )
         for name, options, players in CONFIGS
         for seed in seeds
@@ -79,7 +87,10 @@ def test_registry_is_not_empty() -> None:
     assert len(CONFIGS) >= len({name for name, _, _ in CONFIGS})
 
 
-@pytest.mark.parametrize(("name", "options", "players", "seed"), _params(SEEDS))
+@pytest.mark.parametrize(
+    ("name", "options", "players", "seed"),
+    _params(SEEDS) + _params(MORE_SEEDS, pytest.mark.slow),
+)
 def test_conformance(name: str, options: dict[str, Any], players: int, seed: int) -> None:
     """Every per-step check (structure, conservation, views, encoding, illegal actions, legal
     actions on clones, clone independence, replay, no leak) on one random game."""

@@ -118,7 +118,7 @@ def test_kernel_random_games_replay_through_the_engine() -> None:
     for players, options in cases():
         game = spielwerk.load("inkspell", **options)
         rng = generator(players)
-        for _ in range(10):
+        for _ in range(4):  # per case; the lockstep test's -m slow run plays 10,000 games
             s = ink.initial(game, players)
             actions = np.empty(ink.max_game_steps(game), dtype=np.int64)
             steps = ink.random_game(s, actions, rng)
@@ -140,7 +140,7 @@ def test_random_play_draws_the_legal_list_entry_its_uniform_points_at() -> None:
     for players, options in cases():
         game = spielwerk.load("inkspell", **options)
         rng = generator(100 + players)
-        for _ in range(4):
+        for _ in range(2):  # per case: some 400 decisions each, every phase met (asserted)
             s = ink.initial(game, players)
             while s[ink.TO_MOVE] != spielwerk.TERMINAL:
                 if s[ink.TO_MOVE] == spielwerk.CHANCE:

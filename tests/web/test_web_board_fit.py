@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from test_web_browser import Page
-from web_parts import Server
+from web_parts import Server, games_by_language
 
 from spielwerk.web.i18n import translate
 
@@ -186,14 +186,14 @@ def check(page: Page, game: str, lang: str) -> None:
             check_language(page, game, lang)
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(("game", "lang"), games_by_language(GAMES, ["de", "en"], turn=0))
 def test_every_board_fits_and_explains_itself(
     shared_server: Server, browser: Any, game: str, lang: str
 ) -> None:
     """Played to the end by clicking at phone width, checked at both widths at the start, every
-    six moves and with the result. The browser asks for the page's language
-    (Accept-Language), as a German reader's would."""
+    six moves and with the result; by default each game in one language, the other one's in
+    test_web_a11y's turn (`games_by_language`), both with `-m slow`. The browser asks for the
+    page's language (Accept-Language), as a German reader's would."""
     seats, options = GAMES[game]
     created = shared_server.create(game, seats, **options)
     context = browser.new_context(locale="de-DE" if lang == "de" else "en-GB")

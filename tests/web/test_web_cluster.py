@@ -24,9 +24,12 @@ from spielwerk.web.storage import Storage
 PLAYERS = {"witches": 3, "inkheart_dice": 2, "isolde": 3, "inkspell": 2, "tainted_grail": 2}
 
 
-@pytest.fixture
-def two_processes(postgres_url: str, tmp_path: Path) -> Any:
-    servers = [Server(postgres_url, log_path=tmp_path / f"serve-{i}.log").start() for i in range(2)]
+@pytest.fixture(scope="module")
+def two_processes(postgres: PostgresServer, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Two processes on one database, shared by the tests that kill neither (each plays its
+    own tables)."""
+    url, logs = postgres.create_database(), tmp_path_factory.mktemp("two")
+    servers = [Server(url, log_path=logs / f"serve-{i}.log").start() for i in range(2)]
     try:
         yield servers
     finally:

@@ -108,7 +108,7 @@ def test_a_bot_decides_again_when_the_table_moved_on_during_its_delay(
     orchard, well = companion_choice("orchard"), companion_choice("well")
     assert orchard != well, "the test needs trips the bot answers differently"
     # The bot's delay is the window for the undo: long, so a busy machine still fits in it.
-    slow_bot = Server(db_url, bot_delay=20.0, log_path=tmp_path / "serve.log").start()
+    slow_bot = Server(db_url, bot_delay=6.0, log_path=tmp_path / "serve.log").start()
     try:
         created = slow_bot.create("tainted_grail", ["human", "heuristic"])
         token = created["seats"][0]["token"]

@@ -225,13 +225,21 @@ def play_and_read(server: Server, browser: Any, game: str, lang: str) -> Played:
     return played
 
 
-@pytest.mark.parametrize("lang", sorted(LOCALES))
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(
+    ("game", "lang"),
+    [
+        pytest.param(game, lang, marks=() if lang == "de" else pytest.mark.slow)
+        for game in sorted(GAMES)
+        for lang in sorted(LOCALES)
+    ],
+)
 def test_a_whole_game_reads_as_the_box_would(
     shared_server: Server, browser: Any, game: str, lang: str
 ) -> None:
     """Seats from 1 and each where it belongs (item 5), no id and no English on a German page
-    (item 6), a log without noise (item 8): everything Ada and Bea read in a whole game."""
+    (item 6), a log without noise (item 8): everything Ada and Bea read in a whole game. By
+    default in German, which is checked for all of that and for English words too; the
+    English pages with `-m slow` (test_web_a11y and test_web_board_fit play them by default)."""
     played = play_and_read(shared_server, browser, game, lang)
     said = sorted(played.said)
     problems = {

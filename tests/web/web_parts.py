@@ -13,7 +13,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -321,3 +321,21 @@ def page_in_new_context(browser: Any, **context_options: Any) -> Iterator[Any]:
         yield opened
     finally:
         context.close()
+
+
+def games_by_language(games: Iterable[str], langs: Iterable[str], turn: int) -> list[Any]:
+    """pytest params (game, lang) for a whole game played in the browser per pair: by default
+    each game in one language, the languages taking turns down the sorted games from `turn`
+    (tests that use different turns cover both languages of every game between them), the
+    other pairs with `-m slow`."""
+    langs = sorted(langs)
+    return [
+        pytest.param(
+            game,
+            lang,
+            marks=() if (i + turn) % len(langs) == j else pytest.mark.slow,
+            id=f"{game}-{lang}",
+        )
+        for i, game in enumerate(sorted(games))
+        for j, lang in enumerate(langs)
+    ]
