@@ -426,6 +426,8 @@ class TableHub:
         """Spectator connections per client address."""
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._heard_while_loading: set[str] = set()
+        """Tables another process changed while this one read them from the database."""
         self._db = ThreadPoolExecutor(
             max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="spielwerk-db"
         )
@@ -736,8 +738,15 @@ class TableHub:
             async with lock:
                 table = self.tables.get(table_id)
                 if table is None:
-                    table = await self._load(table_id)
+                    self._heard_while_loading.discard(table_id)
+                    try:
+                        table = await self._load(table_id)
+                    finally:
+                        missed = table_id in self._heard_while_loading
+                        self._heard_while_loading.discard(table_id)
                     self.tables[table_id] = table
+                    if missed:  # another process wrote while this one read: maybe before
+                        self._catch_up_soon(table)
                     if self.cluster.shared:  # people may be here through other processes
                         await self._refreshed_presence(table)
         finally:
@@ -1006,12 +1015,17 @@ class TableHub:
         """Another server process (or this one) committed `change`: a live copy of that table
         catches up (each table one catch-up at a time, in order); "resync": all of them."""
         if change.kind == "resync":
+            self._heard_while_loading.update(self._loading)
             for table in list(self.tables.values()):
                 self._catch_up_soon(table)
             return
         live = self.tables.get(change.table_id)
         if live is None:
-            return  # not in memory here: it is read from the database when it is needed
+            # Not in memory here: it is read from the database when it is needed. A copy
+            # being read now may have been read before this change: it catches up once ready.
+            if change.table_id in self._loading and change.kind != "presence":
+                self._heard_while_loading.add(change.table_id)
+            return
         if change.kind == "presence":
             asyncio.get_running_loop().create_task(self._refreshed_presence(live))
             return
