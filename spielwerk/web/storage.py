@@ -10,6 +10,7 @@ same step: the second one fails and changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -176,16 +177,21 @@ class Change:
     table_id: str
     revision: int = -1
     seat: int = -1
+    origin: str = "-"
+    """The server process that wrote it (`Storage.origin`; "-": not said)."""
 
     def payload(self) -> str:
-        return f"{self.kind} {self.table_id} {self.revision} {self.seat}"
+        return f"{self.kind} {self.table_id} {self.revision} {self.seat} {self.origin}"
 
     @classmethod
     def parse(cls, payload: str) -> Change | None:
+        """The change a payload names (four parts from a process of an earlier version,
+        which does not say its origin); None if it is not one."""
         parts = payload.split(" ")
-        if len(parts) != 4 or not all(p.lstrip("-").isdigit() for p in parts[2:]):
+        if len(parts) not in (4, 5) or not all(p.lstrip("-").isdigit() for p in parts[2:4]):
             return None
-        return cls(parts[0], parts[1], int(parts[2]), int(parts[3]))
+        origin = parts[4] if len(parts) == 5 else "-"
+        return cls(parts[0], parts[1], int(parts[2]), int(parts[3]), origin)
 
 
 class StorageError(Exception):
@@ -284,6 +290,9 @@ class Storage:
         first (`PRAGMA quick_check`) and raise ValueError if it is damaged, as a server does
         at start-up rather than fail on every later read."""
         self.url = normalise_url(url)
+        self.origin = "-"
+        """The server process this storage writes for, named in every change it announces
+        (so that process can tell its own changes from the others')."""
         try:
             parsed = make_url(self.url)
         except ArgumentError as error:
@@ -311,7 +320,8 @@ class Storage:
     def _announce(self, conn: Any, change: Change) -> None:
         """Tell the other server processes (PostgreSQL only) once this transaction commits."""
         if not self.is_sqlite:
-            conn.execute(select(func.pg_notify(CHANGES, change.payload())))
+            stamped = dataclasses.replace(change, origin=self.origin)
+            conn.execute(select(func.pg_notify(CHANGES, stamped.payload())))
 
     def _check_sqlite_file(self) -> None:
         """ValueError if SQLite finds damaged pages in the file (a file that is no database
@@ -762,14 +772,30 @@ class Storage:
             ).all()
         return _table_row(row._mapping, seats)
 
-    def load_actions(self, table_id: str) -> list[StoredAction]:
+    def load_actions(self, table_id: str, first: int = 0) -> list[StoredAction]:
+        """The table's stored actions from index `first` on."""
         with self._failing_as_storage_error("load actions"), self.engine.connect() as conn:
-            rows = conn.execute(
-                select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
-                .where(actions_table.c.table_id == table_id)
-                .order_by(actions_table.c.idx)
-            ).all()
-        return [StoredAction(r.idx, r.actor, json.loads(r.action)) for r in rows]
+            return _actions(conn, table_id, first)
+
+    def load_table_and_actions(
+        self, table_id: str, first: int = 0
+    ) -> tuple[TableRow | None, list[StoredAction]]:
+        """The table's row and its actions from index `first` on, as of one moment (one
+        snapshot: the row's revision counts exactly these steps, whoever writes meanwhile)."""
+        with self._failing_as_storage_error("load a table"), self.engine.connect() as conn:
+            if not self.is_sqlite:  # SQLite: one process, nothing writes between the reads
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                mine = tables_table.c.id == table_id
+                row = conn.execute(select(tables_table).where(mine)).first()
+                if row is None:
+                    return None, []
+                seats = conn.execute(
+                    select(seats_table)
+                    .where(seats_table.c.table_id == table_id)
+                    .order_by(seats_table.c.seat)
+                ).all()
+                return _table_row(row._mapping, seats), _actions(conn, table_id, first)
 
     def list_tables(self, limit: int = 100, include: Sequence[str] = ()) -> list[TableRow]:
         """The newest tables first, with their seats, and the tables `include` names (those
@@ -834,6 +860,15 @@ class Storage:
     def count_tables(self) -> int:
         with self._failing_as_storage_error("count tables"), self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(tables_table)).scalar_one())
+
+
+def _actions(conn: Any, table_id: str, first: int) -> list[StoredAction]:
+    rows = conn.execute(
+        select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
+        .where(actions_table.c.table_id == table_id, actions_table.c.idx >= first)
+        .order_by(actions_table.c.idx)
+    ).all()
+    return [StoredAction(r.idx, r.actor, json.loads(r.action)) for r in rows]
 
 
 def _revision() -> Any:
