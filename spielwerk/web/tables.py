@@ -384,16 +384,17 @@ def undo_rng(row: TableRow, steps: int) -> random.Random:
     return random.Random(derived_seed(row.chance_secret, "undo", steps))
 
 
-def undo_offered(row: TableRow, state: State) -> bool:
+def undo_offered(row: TableRow, state: State, before: State | None = None) -> bool:
     """Whether the person whose action is the newest step may take it back now: the undo
     rule (`spielwerk.core.undo`) with the draws `TableHub.undo` makes, so that the offer and
-    the answer agree. False at once when the newest step is a bot's or chance's."""
+    the answer agree. False at once when the newest step is a bot's or chance's. `before`:
+    the state before the newest step, if the caller has it."""
     if state.is_terminal() or not state.history:
         return False
     actor = state.history[-1][0]
     if actor < 0 or row.seats[actor].kind != "human":
         return False
-    return undo_refusal(state, actor, undo_rng(row, len(state.history))) is None
+    return undo_refusal(state, actor, undo_rng(row, len(state.history)), before) is None
 
 
 class TableHub:
@@ -999,7 +1000,10 @@ class TableHub:
         table.undo_offered = (
             last_actor >= 0
             and table.row.seats[last_actor].kind == "human"
-            and await self._in_thread(undo_offered, table.row, work)
+            # the state before the one step stored is this copy's: no replay of the log
+            and await self._in_thread(
+                undo_offered, table.row, work, table.state if len(steps) == 1 else None
+            )
         )
         table.state = work
         table.revision = revision
