@@ -1040,6 +1040,11 @@ class TableHub:
             return
         if change.origin == self.process_id:
             return  # written through this copy, which holds it already
+        if self._idle(live):
+            # Nobody here watches it or moves for it (it was created or last played here):
+            # forgotten rather than caught up, it is read afresh when it is needed again.
+            self._evict(live)
+            return
         if change.kind == "chat":
             live.chat_heard = True
         if change.kind == "undo" and change.revision > live.revision:
@@ -1547,6 +1552,9 @@ class TableHub:
             if table.broken == MOVED_ON or table.id in self.tables:
                 raise ClientError(MOVED_ON, "moved_on")
             self.tables[table.id] = table
+            if self.cluster.shared:  # another process may have changed it meanwhile
+                table.chat_heard = True
+                self._catch_up_soon(table)
         connection = Connection(seat, lang, address=address)
         table.connections.add(connection)
         self.connections += 1
