@@ -313,6 +313,17 @@ class Storage:
                 self._check_sqlite_file()
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self._append_sql = (
+            f"INSERT INTO sw_actions (table_id, idx, actor, action) VALUES ({mark}, {mark}, "
+            f"{mark}, {mark})"
+        )
+        self._advance_sql = (
+            f"UPDATE sw_tables SET steps = {mark}, revision = {mark}, finished = {mark}, "
+            f"to_move = {mark}, server_moves = {mark}, last_step_at = {mark} "
+            f"WHERE id = {mark} AND steps = {mark} AND COALESCE(revision, steps) = {mark}"
+        )
+        self._notify_sql = f"SELECT pg_notify({mark}, {mark})"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -427,28 +438,33 @@ class Storage:
             }
             for offset, (actor, action) in enumerate(steps)
         ]
+        after = before + len(steps)
+        # Every move of every table passes here: the statements go to the driver as they
+        # are (SQLAlchemy's building and compiling them cost several times the write).
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(actions_table), rows)
-                done = conn.execute(
-                    update(tables_table)
-                    .where(tables_table.c.id == table_id)
-                    .where(tables_table.c.steps == first_index)
-                    .where(_revision() == before)
-                    .values(
-                        steps=first_index + len(steps),
-                        revision=before + len(steps),
-                        finished=finished,
-                        to_move=_json_or_none(to_move),
-                        server_moves=server_moves,
-                        last_step_at=time.time(),
-                    )
+                conn.exec_driver_sql(self._append_sql, [tuple(r.values()) for r in rows])
+                done = conn.exec_driver_sql(
+                    self._advance_sql,
+                    (
+                        first_index + len(steps),
+                        after,
+                        finished,
+                        _json_or_none(to_move),
+                        server_moves,
+                        time.time(),
+                        table_id,
+                        first_index,
+                        before,
+                    ),
                 )
                 if done.rowcount != 1:
                     raise StepConflict(f"table {table_id} moved on before step {first_index}")
-                self._announce(conn, Change("steps", table_id, before + len(steps)))
+                if not self.is_sqlite:
+                    stamped = Change("steps", table_id, after, origin=self.origin)
+                    conn.exec_driver_sql(self._notify_sql, (CHANGES, stamped.payload()))
         except IntegrityError as error:  # the primary key: these steps are stored already
-            if self._stored_already(table_id, first_index, rows, before + len(steps)):
+            if self._stored_already(table_id, first_index, rows, after):
                 return
             raise StepConflict(f"step {first_index} of {table_id} is taken") from error
         except SQLAlchemyError as error:
