@@ -23,7 +23,6 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,kernels,learn,ray,rl,web]'
-	$(BIN)/python -m spielwerk.agents.kernel_mcts  # compile the Numba kernels once (cached)
 	touch $(STAMP)
 
 $(AXE): tests/web/package.json tests/web/package-lock.json
@@ -63,7 +62,11 @@ N ?= 2
 cluster: $(RUN_STAMP)
 	$(BIN)/python -m spielwerk.web.local_cluster --processes $(N) --port $(PORT)
 
+# Each game's Numba kernels compile at their first use (cached in ~/.cache/spielwerk, a few
+# seconds to load once compiled); the tests compile them first, two games at a time, so that no
+# test waits for the compiler.
 test: $(STAMP) $(NATIVE_STAMP) $(AXE)
+	$(BIN)/python -m spielwerk.agents.kernel_mcts --jobs 2
 	$(BIN)/python -m pytest -n 2 -q
 
 lint: $(STAMP) $(ESLINT)

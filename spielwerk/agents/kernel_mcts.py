@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.agents.base import Agent, Turn
+from spielwerk.agents.base import Agent, Turn, make_turn
 from spielwerk.agents.rollouts import LearnedRollout, learned_rollout
 from spielwerk.core.actions import Action
-from spielwerk.core.kernel import kernel
+from spielwerk.core.kernel import first_use, kernel
 from spielwerk.core.kernel_game import SIMULTANEOUS, KernelRules
 from spielwerk.core.kernel_ops import generator, uniform
 from spielwerk.core.registry import load
@@ -542,6 +542,12 @@ class KernelGame:
     """Seeds the generator of `determinize` and `rollout`."""
 
     def __post_init__(self) -> None:
+        first_use(
+            f"search-{self.name}",
+            frozenset({__name__, KERNELS[self.name].partition(":")[0]}),
+            f"the search for {load(self.name).title}",
+            lambda: warm_up(self.name),
+        )
         self.compiled = search_kernels(self.name)
         self.rules = self.compiled.rules
         self.policy = self.compiled.policy
@@ -837,27 +843,65 @@ __all__ = [
 ]
 
 
-def compile_all() -> float:
-    """Compile (or load from the cache) every kernel and the search for every kernel game, by
-    a tiny search on each; returns the seconds it took. `make install` runs it once, so that
-    nobody waits for the compiler at a first move."""
-    import spielwerk
-    from spielwerk.agents.base import make_turn
+def warm_up(name: str) -> None:
+    """Run game `name`'s kernels and search once (a tiny search and two random games), which
+    compiles them or loads them from the cache."""
+    game = load(name)
+    state = game.new_state(game.min_players, seed=0)
+    while state.to_move == CHANCE:
+        state.apply_trusted(state.sample_chance_id(random.Random(0)), CHANCE)
+    to_move = state.to_move
+    seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
+    turn = make_turn(state, seat, True, random.Random(0))
+    KernelMCTSAgent(name, iterations=2, seed=0).act(turn)
+    kernel_rules(name).play_random_batch(game, game.min_players, 2, np.random.default_rng(0))
+
+
+def compile_all(names: tuple[str, ...] = (), jobs: int = 2) -> float:
+    """Compile (or load from the cache) the kernels and the search of `names` (all kernel
+    games if none), `jobs` games at a time in processes of their own; returns the seconds it
+    took. Nothing needs it (every game compiles at its first use), but it spares the wait
+    later: `python -m spielwerk.agents.kernel_mcts [GAME ...] [--jobs N]`."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
 
     start = time.perf_counter()
-    for name in KERNELS:
-        game = spielwerk.load(name)
-        state = game.new_state(game.min_players, seed=0)
-        while state.to_move == CHANCE:
-            state.apply_trusted(state.sample_chance_id(random.Random(0)), CHANCE)
-        to_move = state.to_move
-        seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
-        turn = make_turn(state, seat, True, random.Random(0))
-        KernelMCTSAgent(name, iterations=2, seed=0).act(turn)
-        rules = kernel_rules(name)
-        rules.play_random_batch(game, game.min_players, 2, np.random.default_rng(0))
+    chosen = names or kernel_games()
+    if jobs <= 1 or len(chosen) == 1:
+        for name in chosen:
+            _compile(name)
+    else:
+        # spawn: a fresh interpreter each (Numba's compiler and fork do not mix)
+        with ProcessPoolExecutor(min(jobs, len(chosen)), mp_context=get_context("spawn")) as pool:
+            list(pool.map(_compile, chosen))
     return time.perf_counter() - start
 
 
+def _compile(name: str) -> None:
+    KernelGame(name)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m spielwerk.agents.kernel_mcts", description=compile_all.__doc__
+    )
+    parser.add_argument("games", nargs="*", metavar="GAME", help=", ".join(kernel_games()))
+    parser.add_argument("--jobs", type=int, default=2, help="games compiled at once (2)")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.games) - set(kernel_games()))
+    if unknown:
+        parser.error(
+            f"no kernel for {', '.join(unknown)} (games with one: {', '.join(kernel_games())})"
+        )
+    seconds = compile_all(tuple(args.games), max(1, args.jobs))
+    print(f"kernels compiled or loaded in {seconds:.1f} s")
+
+
 if __name__ == "__main__":
-    print(f"kernels compiled or loaded in {compile_all():.1f} s")
+    # Run the imported module, not this copy named __main__: compiled code records the module
+    # of its functions, and the cache must hold code every later process can load.
+    from spielwerk.agents import kernel_mcts
+
+    kernel_mcts.main()

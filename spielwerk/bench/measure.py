@@ -411,9 +411,11 @@ def vector_env(name: str, players: int, envs: int, budget: float) -> Figures:
     return {"envs": envs, "agent_steps": steps, "agent_steps_per_s": steps / elapsed}
 
 
-def kernel_start(cold: bool) -> Figures:
-    """Seconds for a fresh interpreter to compile (`cold`: an empty cache directory) or load
-    (the cache filled) every kernel and kernel search: `python -m spielwerk.agents.kernel_mcts`."""
+def kernel_start(cold: bool, games: tuple[str, ...] = (), jobs: int = 2) -> Figures:
+    """Seconds for fresh interpreters to compile (`cold`: an empty cache directory) or load
+    (the cache filled) the kernels and kernel search of `games` (all if none), `jobs` games at
+    a time: `python -m spielwerk.agents.kernel_mcts [GAME ...] --jobs N`, as `make test` runs
+    it before the tests and a game's first use runs it for that game."""
     import os
     import tempfile
 
@@ -423,9 +425,10 @@ def kernel_start(cold: bool) -> Figures:
             env["SPIELWERK_CACHE_DIR"] = scratch
         start = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "spielwerk.agents.kernel_mcts"],
+            [sys.executable, "-m", "spielwerk.agents.kernel_mcts", *games, "--jobs", str(jobs)],
             check=True,
             env=env,
             stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         return {"seconds": time.perf_counter() - start}

@@ -128,7 +128,7 @@ def tables(results: Mapping[str, Any]) -> list[tuple[str, Sequence[str], list[li
     if start:
         out.append(
             (
-                "Kernels: a fresh interpreter compiling (cold) or loading (warm) all of them",
+                "Kernels: fresh interpreters compiling (cold) or loading (warm) them",
                 ("cache", "seconds"),
                 [[kind, _num(f["seconds"], 1)] for kind, f in start.items()],
             )

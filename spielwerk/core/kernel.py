@@ -15,6 +15,11 @@ directories sit in `$SPIELWERK_CACHE_DIR` if set, else `$XDG_CACHE_HOME/spielwer
 `~/.cache/spielwerk` (writable from a fresh clone, an installed package and parallel test
 workers alike: Numba writes each cache file atomically).
 
+Nothing is compiled at install time: each game's kernels are compiled the first time a
+process asks for them (`first_use`), with a line on stderr saying so, and loaded from the cache
+by every later process. Two processes that need the same game at once compile it once: the
+second waits for the first's lock and then loads its files.
+
 Without Numba, `available()` is False and importing a kernel module raises ImportError: every
 caller falls back to the pure Python engine, which stays the reference.
 """
@@ -22,10 +27,12 @@ caller falls back to the pure Python engine, which stays the reference.
 from __future__ import annotations
 
 import ast
+import fcntl
 import hashlib
 import importlib.util
 import os
 import sys
+import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -131,6 +138,44 @@ def cache_dir(modules: frozenset[str]) -> Path:
         digest.update(path.read_bytes())
         digest.update(b"\0")
     return cache_root() / f"numba-{digest.hexdigest()[:16]}"
+
+
+_warmed: set[Path] = set()
+"""The markers of `first_use` this process has passed or is passing (a warm-up that builds
+kernels of its own game again must not wait for its own lock)."""
+
+
+def first_use(key: str, modules: frozenset[str], what: str, warm_up: Callable[[], object]) -> None:
+    """Before `modules`' kernels first run: compile them by `warm_up` (which calls each once)
+    unless the cache already holds them, saying so on stderr; `what` names them for a reader
+    ("Witches' rules"). A marker file beside the cache directory of `modules` (`cache_dir`, so
+    any edit they depend on asks again) records that `key`'s warm-up ran; a file lock makes
+    a second process that asks meanwhile wait and then load what the first compiled."""
+    directory = cache_dir(modules)
+    marker = directory / f"warmed-{key}"
+    if marker in _warmed:
+        return
+    _warmed.add(marker)
+    if marker.exists():
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / f"warmed-{key}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if marker.exists():  # another process compiled them while this one waited
+            return
+        print(
+            f"spielwerk: compiling {what} (once: later runs read it from {cache_root()})",
+            file=sys.stderr,
+            flush=True,
+        )
+        start = time.perf_counter()
+        warm_up()
+        marker.touch()
+        print(
+            f"spielwerk: {what} compiled in {time.perf_counter() - start:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def kernel(fn: F) -> F:
@@ -244,7 +289,9 @@ def _closure_cache(fn: Callable[..., Any]) -> Any:
             )
 
         def _index_key(self, sig: Any, codegen: Any) -> Any:
+            # The module by name too: code compiled where it ran as __main__ (or a process
+            # pool's __mp_main__) names that module, which no other process can import.
             code = hashlib.sha256(fn.__code__.co_code).hexdigest()
-            return (sig, codegen.magic_tuple(), (code, tag))
+            return (sig, codegen.magic_tuple(), (code, tag, fn.__module__, fn.__qualname__))
 
     return ClosureCache()

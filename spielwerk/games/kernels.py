@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from spielwerk.core.kernel import available
-from spielwerk.core.registry import import_object
+from spielwerk.core.kernel import available, first_use
+from spielwerk.core.registry import import_object, load
 
 if TYPE_CHECKING:
     from spielwerk.core.kernel_game import KernelRules
@@ -28,8 +28,19 @@ def has_kernel(name: str) -> bool:
 
 
 def kernel_rules(name: str) -> KernelRules:
-    """The kernel of game `name` (ValueError if it has none; ImportError without Numba)."""
+    """The kernel of game `name` (ValueError if it has none; ImportError without Numba),
+    compiled at its first use in this installation (`spielwerk.core.kernel.first_use`)."""
     path = KERNELS.get(name)
     if path is None:
         raise ValueError(f"{name} has no compiled kernel (games with one: {', '.join(KERNELS)})")
-    return cast("KernelRules", import_object(path))
+    rules = cast("KernelRules", import_object(path))
+    game = load(name)
+    modules = frozenset({path.partition(":")[0], "spielwerk.core.kernel_game"})
+
+    def warm_up() -> None:
+        import numpy as np
+
+        rules.play_random_batch(game, game.min_players, 2, np.random.default_rng(0))
+
+    first_use(f"rules-{name}", modules, f"the kernel of {game.title}", warm_up)
+    return rules

@@ -1110,20 +1110,10 @@ class TableHub:
             changed = True
         if table.chat_heard:
             table.chat_heard = False
-            await self._read_new_chat(table)
+            _merge_chat(table, await self._in_db(self.storage.load_chat, table.id, CHAT_KEPT))
         if changed:
             self._restart_clock(table)
             self._notify_all(table)
-
-    async def _read_new_chat(self, table: LiveTable) -> None:
-        last = table.chat[-1].idx if table.chat else -1
-        newer = await self._in_db(self.storage.load_chat, table.id, CHAT_KEPT)
-        fresh = [line for line in newer if line.idx > last]
-        if fresh:
-            table.chat.extend(fresh)
-            del table.chat[:-CHAT_KEPT]
-            for connection in table.connections:
-                connection.wake.set()
 
     @staticmethod
     def _extends(
@@ -1388,11 +1378,11 @@ class TableHub:
 
     async def _add_chat(self, table: LiveTable, line: ChatRow) -> None:
         idx = await self._in_db(self.storage.add_chat, table.id, line)
-        table.chat.append(dataclasses.replace(line, idx=idx))
-        table.chat.sort(key=lambda kept: kept.idx)
-        del table.chat[:-CHAT_KEPT]
-        for connection in table.connections:
-            connection.wake.set()
+        if idx > 0 and not any(kept.idx == idx - 1 for kept in table.chat):
+            # Another process wrote the line before it and this one has not heard yet: read
+            # them back, so that no page gets this line before the earlier one.
+            _merge_chat(table, await self._in_db(self.storage.load_chat, table.id, CHAT_KEPT))
+        _merge_chat(table, [dataclasses.replace(line, idx=idx)])
 
     async def _tell(self, table: LiveTable, key: str, **params: Any) -> None:
         """A line of the table itself in its chat (who left, who is back), worded by each
@@ -1831,6 +1821,22 @@ def clock_now(table: LiveTable) -> dict[str, Any] | None:
         for seat, (_, begun) in table.clock_from.items()
     }
     return {"seconds": limit, "left": left}
+
+
+def _merge_chat(table: LiveTable, lines: list[ChatRow]) -> None:
+    """Add the stored chat `lines` this copy does not hold yet, in the order they were stored,
+    and wake the pages. A line may arrive twice, written here and read back by a catch-up
+    before its writer added it, and out of order, another process's earlier line read after
+    this one's later: each is kept once, by its index."""
+    held = {line.idx for line in table.chat}
+    fresh = [line for line in lines if line.idx not in held]
+    if not fresh:
+        return
+    table.chat.extend(fresh)
+    table.chat.sort(key=lambda kept: kept.idx)
+    del table.chat[:-CHAT_KEPT]
+    for connection in table.connections:
+        connection.wake.set()
 
 
 def chat_message(table: LiveTable, connection: Connection) -> dict[str, Any] | None:

@@ -96,3 +96,72 @@ def test_a_kernels_dependencies_are_its_imports_and_their_data_files() -> None:
     ):
         assert expected in files
     assert not any(f.startswith("games/isolde/") for f in files)
+
+
+FIRST_USE = """
+import sys
+import time
+from pathlib import Path
+from spielwerk.core.kernel import first_use
+
+work = Path(sys.argv[1])
+
+def warm_up():
+    with open(work / "compiled", "a") as log:
+        log.write("once\\n")
+    (work / "started").touch()
+    while not (work / "go").exists():  # held open until the test lets it finish
+        time.sleep(0.01)
+
+first_use("toy", frozenset({"spielwerk.core.kernel"}), "the toy kernels", warm_up)
+print("ready")
+"""
+
+
+def waits_for_a_lock(pid: int) -> bool:
+    """Whether process `pid` is blocked waiting for a file lock (Linux's /proc/locks lists
+    each waiter as `-> FLOCK ... pid ...`)."""
+    waiters = [line.split() for line in Path("/proc/locks").read_text().splitlines()]
+    return any(fields[1] == "->" and fields[5] == str(pid) for fields in waiters)
+
+
+def test_a_game_compiles_at_its_first_use_once_while_a_second_process_waits(
+    tmp_path: Path,
+) -> None:
+    """The kernels compile when a process first asks for them, not at install; a second
+    process asking meanwhile waits for the first (its lock) and compiles nothing; a later
+    process finds them compiled and says nothing."""
+    env = dict(os.environ, SPIELWERK_CACHE_DIR=str(tmp_path / "cache"))
+
+    def start() -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-c", FIRST_USE, str(tmp_path)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    first = start()
+    while not (tmp_path / "started").exists():  # the first is compiling
+        assert first.poll() is None, first.communicate()
+    second = start()
+    while not waits_for_a_lock(second.pid):  # the second asks while the first compiles
+        assert second.poll() is None, second.communicate()
+    (tmp_path / "go").touch()
+    first_out, first_err = first.communicate(timeout=120)
+    second_out, second_err = second.communicate(timeout=120)
+    assert first_out.strip() == second_out.strip() == "ready"
+    assert "spielwerk: compiling the toy kernels (once" in first_err
+    assert "compiled in" in first_err
+    assert "compiling" not in second_err
+    assert (tmp_path / "compiled").read_text() == "once\n"
+    again = subprocess.run(
+        [sys.executable, "-c", FIRST_USE, str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert again.stdout.strip() == "ready" and again.stderr == ""
+    assert (tmp_path / "compiled").read_text() == "once\n"

@@ -338,4 +338,14 @@ def test_the_ladder_seats_a_network_only_at_a_count_it_was_trained_for(
     run = BalanceRun(BalanceConfig("tainted_grail", players=players, budget=2.0), tmp_path / "tg")
     rungs = run._rungs(1.0)
     assert rungs[0] == "random" and rungs[1].startswith("mcts:")
-    assert ("best" in rungs, "net" in rungs) == (True, networks)
+    extras = run._extra_rungs(spare=1e9, decisions=120)  # time enough for anything
+    assert ("best" in extras, "net" in extras) == (True, networks)
+
+
+def test_the_ladder_leaves_out_a_rung_whose_games_do_not_fit_the_budget(tmp_path: Path) -> None:
+    """`--budget 4s` means a run of about four seconds: `best`, whose Tainted Grail deals take
+    a minute and more, is not seated when only seconds are left for the ladder (it once held
+    such a run for 100 s), but is when there is time for it."""
+    run = BalanceRun(BalanceConfig("tainted_grail", players=4, budget=4.0), tmp_path / "tg")
+    assert run._extra_rungs(spare=1.0, decisions=120) == []
+    assert run._extra_rungs(spare=1e9, decisions=120) == ["best"]

@@ -18,7 +18,7 @@ from web_parts import Server
 
 from spielwerk.web.bots import BotPool, BotRequest
 from spielwerk.web.protocol import Chat, CreateTable, SeatRequest
-from spielwerk.web.storage import Storage
+from spielwerk.web.storage import ChatRow, Storage
 from spielwerk.web.tables import CHAT_LINES, TableHub, state_message
 
 MARKER = "Zebrafink-7Q"
@@ -202,3 +202,37 @@ def test_chat_is_never_in_a_view_or_a_bot_input(tmp_path: Path) -> None:
             await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_a_line_another_process_wrote_first_reaches_every_page_before_this_ones(
+    shared_server: Server,
+) -> None:
+    """Two server processes share a table: the other one stores a line (index 0) just before
+    this one stores Ada's (index 1), and this one has not heard of it yet (here: the other
+    writer is the test, straight into the database, which tells nobody). Ada and Bea still get
+    both lines, the earlier first, each once; before, this process sent only its own line and
+    the other's, arriving later with a lower index, reached nobody."""
+    created = create(shared_server, ["human", "human"])
+    ada_token, bea_token = (s["token"] for s in created["seats"])
+    storage = Storage(shared_server.db_url)
+    try:
+
+        async def scenario() -> None:
+            async with (
+                Player(shared_server.ws_base, created["id"], ada_token) as ada,
+                Player(shared_server.ws_base, created["id"], bea_token) as bea,
+            ):
+                other = ChatRow(-1, 1, "text", "von nebenan", None, None, 0, 0.0)
+                assert storage.add_chat(created["id"], other) == 0
+                said = await ada.request({"type": "chat", "text": "hier"})
+                assert said["type"] == "ok", said
+                for reader in (ada, bea):
+                    await reader.wait(lambda r=reader: len(r.chat) >= 2, 60, "both lines")
+                    assert [(line["i"], line["text"]) for line in reader.chat] == [
+                        (0, "von nebenan"),
+                        (1, "hier"),
+                    ]
+
+        asyncio.run(scenario())
+    finally:
+        storage.close()

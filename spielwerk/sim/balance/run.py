@@ -7,7 +7,8 @@ leaves its time to the next):
 2. `seats`: the same at every other player count.
 3. `strategies`: each simple strategy in one seat against the heuristic field (a cooperative
    game: the whole party plays it), on the field's deals.
-4. `ladder`: random and MCTS at doubling budgets (and `best`/`net` seats where installed) in
+4. `ladder`: random and MCTS at doubling budgets (and `best`/`net` seats where installed and
+   their deals fit the stage's time, timed by one decision) in
    one seat against the field; the top rung's choices are compared with every strategy's rule.
 5. `restricted`: the heuristic forbidden the strongest components, one at a time.
 6. `tune`: the rule-variant search.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,11 +32,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from spielwerk.agents import AgentSpecError, make_agent
+from spielwerk.agents.base import Agent, make_turn
 from spielwerk.agents.network import NetworkAgent
 from spielwerk.agents.strategies import strategy_specs
 from spielwerk.core.components import BalanceDeclaration, declaration_for
 from spielwerk.core.conformance import play_random
 from spielwerk.core.errors import OptionError, SpielwerkError
+from spielwerk.core.state import CHANCE
 from spielwerk.sim.balance import estimate
 from spielwerk.sim.balance.play import BalanceRow, BalanceSpec, play_balance
 from spielwerk.sim.balance.search import (
@@ -488,6 +492,19 @@ class BalanceRun:
                 break
             budgets = trial
         rungs = ["random"] + [f"mcts:{b}" for b in budgets]
+        spare = seconds * 0.8 - sum(budgets) * per_iteration_deal * LADDER_DEALS
+        decisions = sorted(row.decisions for row in done[pilot.label]) or [0]
+        rungs += self._extra_rungs(spare, decisions[len(decisions) // 2])
+        self.store.meta["rungs"] = rungs
+        self.store.save_meta()
+        return rungs
+
+    def _extra_rungs(self, spare: float, decisions: int) -> list[str]:
+        """`best` and `net` where installed and fit for the player count, each only if its
+        `LADDER_DEALS` deals fit in `spare` seconds, timed by one decision (a slow search
+        would otherwise hold the run far beyond its budget); `decisions`: a game's."""
+        seats = self.players if self.cooperative else 1
+        extras = []
         for extra in ("best", "net"):
             try:
                 agent = make_agent(extra, self.config.game, seed=0)
@@ -495,10 +512,25 @@ class BalanceRun:
                     agent.check_game(self.game, self.players)
             except (AgentSpecError, SpielwerkError, ValueError, OSError):
                 continue
-            rungs.append(extra)
-        self.store.meta["rungs"] = rungs
-        self.store.save_meta()
-        return rungs
+            own = decisions * seats / self.players  # its decisions in a game
+            per_deal = self._decision_seconds(agent) * own * self.players  # a game a seat
+            cost = per_deal * LADDER_DEALS / self.workers
+            if cost <= spare:
+                spare -= cost
+                extras.append(extra)
+        return extras
+
+    def _decision_seconds(self, agent: Agent) -> float:
+        """Seconds `agent` takes for the first decision of a deal (after its chance steps)."""
+        state = self.game.new_state(self.players, seed=0)
+        rng = random.Random(0)
+        while state.to_move == CHANCE:
+            state.apply_trusted(state.sample_chance_id(rng), CHANCE)
+        to_move = state.to_move
+        seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
+        start = time.perf_counter()
+        agent.act(make_turn(state, seat, agent.wants_sample, rng))
+        return time.perf_counter() - start
 
     def _stage_ladder(self, seconds: float) -> dict[str, Any]:
         start = self.clock()
