@@ -120,6 +120,7 @@ def game_narration(name: str) -> Narration:
     else:
         texts = game_texts(package)
 
+        @cache  # the texts are read once; every event of every step words from them
         def templates(lang: Lang) -> Mapping[str, Template]:
             return texts.catalogue(lang, "narrate.")
 

@@ -60,8 +60,12 @@ REFUSALS: dict[str, str] = {
 the reason in English."""
 
 
-def undo_refusal(state: State, seat: int, rng: random.Random) -> str | None:
-    """None if `seat` may take back its last action now, else why not (a key of REFUSALS)."""
+def undo_refusal(
+    state: State, seat: int, rng: random.Random, before: State | None = None
+) -> str | None:
+    """None if `seat` may take back its last action now, else why not (a key of REFUSALS).
+    `before`: the state before the last action, if the caller has it (else it is replayed
+    from the history); the answer is the same either way."""
     if state.is_terminal():
         return "over"
     if not state.history:
@@ -71,9 +75,10 @@ def undo_refusal(state: State, seat: int, rng: random.Random) -> str | None:
         return "chance"
     if actor != seat:
         return "other"
-    before = state.game.new_state(state.num_players, seed=state.seed)
-    for step_actor, step_id in state.history[:-1]:
-        before.apply_trusted(step_id, step_actor)
+    if before is None:
+        before = state.game.new_state(state.num_players, seed=state.seed)
+        for step_actor, step_id in state.history[:-1]:
+            before.apply_trusted(step_id, step_actor)
     if reveals_hidden(before, action_id, actor, rng):
         return "hidden"
     return None

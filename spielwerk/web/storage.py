@@ -10,6 +10,7 @@ same step: the second one fails and changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -176,16 +177,21 @@ class Change:
     table_id: str
     revision: int = -1
     seat: int = -1
+    origin: str = "-"
+    """The server process that wrote it (`Storage.origin`; "-": not said)."""
 
     def payload(self) -> str:
-        return f"{self.kind} {self.table_id} {self.revision} {self.seat}"
+        return f"{self.kind} {self.table_id} {self.revision} {self.seat} {self.origin}"
 
     @classmethod
     def parse(cls, payload: str) -> Change | None:
+        """The change a payload names (four parts from a process of an earlier version,
+        which does not say its origin); None if it is not one."""
         parts = payload.split(" ")
-        if len(parts) != 4 or not all(p.lstrip("-").isdigit() for p in parts[2:]):
+        if len(parts) not in (4, 5) or not all(p.lstrip("-").isdigit() for p in parts[2:4]):
             return None
-        return cls(parts[0], parts[1], int(parts[2]), int(parts[3]))
+        origin = parts[4] if len(parts) == 5 else "-"
+        return cls(parts[0], parts[1], int(parts[2]), int(parts[3]), origin)
 
 
 class StorageError(Exception):
@@ -284,6 +290,9 @@ class Storage:
         first (`PRAGMA quick_check`) and raise ValueError if it is damaged, as a server does
         at start-up rather than fail on every later read."""
         self.url = normalise_url(url)
+        self.origin = "-"
+        """The server process this storage writes for, named in every change it announces
+        (so that process can tell its own changes from the others')."""
         try:
             parsed = make_url(self.url)
         except ArgumentError as error:
@@ -304,6 +313,17 @@ class Storage:
                 self._check_sqlite_file()
         metadata.create_all(self.engine)
         _add_missing_columns(self.engine)
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        self._append_sql = (
+            f"INSERT INTO sw_actions (table_id, idx, actor, action) VALUES ({mark}, {mark}, "
+            f"{mark}, {mark})"
+        )
+        self._advance_sql = (
+            f"UPDATE sw_tables SET steps = {mark}, revision = {mark}, finished = {mark}, "
+            f"to_move = {mark}, server_moves = {mark}, last_step_at = {mark} "
+            f"WHERE id = {mark} AND steps = {mark} AND COALESCE(revision, steps) = {mark}"
+        )
+        self._notify_sql = f"SELECT pg_notify({mark}, {mark})"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -311,7 +331,8 @@ class Storage:
     def _announce(self, conn: Any, change: Change) -> None:
         """Tell the other server processes (PostgreSQL only) once this transaction commits."""
         if not self.is_sqlite:
-            conn.execute(select(func.pg_notify(CHANGES, change.payload())))
+            stamped = dataclasses.replace(change, origin=self.origin)
+            conn.execute(select(func.pg_notify(CHANGES, stamped.payload())))
 
     def _check_sqlite_file(self) -> None:
         """ValueError if SQLite finds damaged pages in the file (a file that is no database
@@ -417,28 +438,33 @@ class Storage:
             }
             for offset, (actor, action) in enumerate(steps)
         ]
+        after = before + len(steps)
+        # Every move of every table passes here: the statements go to the driver as they
+        # are (SQLAlchemy's building and compiling them cost several times the write).
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(actions_table), rows)
-                done = conn.execute(
-                    update(tables_table)
-                    .where(tables_table.c.id == table_id)
-                    .where(tables_table.c.steps == first_index)
-                    .where(_revision() == before)
-                    .values(
-                        steps=first_index + len(steps),
-                        revision=before + len(steps),
-                        finished=finished,
-                        to_move=_json_or_none(to_move),
-                        server_moves=server_moves,
-                        last_step_at=time.time(),
-                    )
+                conn.exec_driver_sql(self._append_sql, [tuple(r.values()) for r in rows])
+                done = conn.exec_driver_sql(
+                    self._advance_sql,
+                    (
+                        first_index + len(steps),
+                        after,
+                        finished,
+                        _json_or_none(to_move),
+                        server_moves,
+                        time.time(),
+                        table_id,
+                        first_index,
+                        before,
+                    ),
                 )
                 if done.rowcount != 1:
                     raise StepConflict(f"table {table_id} moved on before step {first_index}")
-                self._announce(conn, Change("steps", table_id, before + len(steps)))
+                if not self.is_sqlite:
+                    stamped = Change("steps", table_id, after, origin=self.origin)
+                    conn.exec_driver_sql(self._notify_sql, (CHANGES, stamped.payload()))
         except IntegrityError as error:  # the primary key: these steps are stored already
-            if self._stored_already(table_id, first_index, rows, before + len(steps)):
+            if self._stored_already(table_id, first_index, rows, after):
                 return
             raise StepConflict(f"step {first_index} of {table_id} is taken") from error
         except SQLAlchemyError as error:
@@ -762,14 +788,30 @@ class Storage:
             ).all()
         return _table_row(row._mapping, seats)
 
-    def load_actions(self, table_id: str) -> list[StoredAction]:
+    def load_actions(self, table_id: str, first: int = 0) -> list[StoredAction]:
+        """The table's stored actions from index `first` on."""
         with self._failing_as_storage_error("load actions"), self.engine.connect() as conn:
-            rows = conn.execute(
-                select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
-                .where(actions_table.c.table_id == table_id)
-                .order_by(actions_table.c.idx)
-            ).all()
-        return [StoredAction(r.idx, r.actor, json.loads(r.action)) for r in rows]
+            return _actions(conn, table_id, first)
+
+    def load_table_and_actions(
+        self, table_id: str, first: int = 0
+    ) -> tuple[TableRow | None, list[StoredAction]]:
+        """The table's row and its actions from index `first` on, as of one moment (one
+        snapshot: the row's revision counts exactly these steps, whoever writes meanwhile)."""
+        with self._failing_as_storage_error("load a table"), self.engine.connect() as conn:
+            if not self.is_sqlite:  # SQLite: one process, nothing writes between the reads
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                mine = tables_table.c.id == table_id
+                row = conn.execute(select(tables_table).where(mine)).first()
+                if row is None:
+                    return None, []
+                seats = conn.execute(
+                    select(seats_table)
+                    .where(seats_table.c.table_id == table_id)
+                    .order_by(seats_table.c.seat)
+                ).all()
+                return _table_row(row._mapping, seats), _actions(conn, table_id, first)
 
     def list_tables(self, limit: int = 100, include: Sequence[str] = ()) -> list[TableRow]:
         """The newest tables first, with their seats, and the tables `include` names (those
@@ -834,6 +876,15 @@ class Storage:
     def count_tables(self) -> int:
         with self._failing_as_storage_error("count tables"), self.engine.connect() as conn:
             return int(conn.execute(select(func.count()).select_from(tables_table)).scalar_one())
+
+
+def _actions(conn: Any, table_id: str, first: int) -> list[StoredAction]:
+    rows = conn.execute(
+        select(actions_table.c.idx, actions_table.c.actor, actions_table.c.action)
+        .where(actions_table.c.table_id == table_id, actions_table.c.idx >= first)
+        .order_by(actions_table.c.idx)
+    ).all()
+    return [StoredAction(r.idx, r.actor, json.loads(r.action)) for r in rows]
 
 
 def _revision() -> Any:

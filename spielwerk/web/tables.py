@@ -256,6 +256,8 @@ class LiveTable:
     catching_up: asyncio.Task[None] | None = None
     """Bringing this copy up to the database (another process wrote): one at a time."""
     catch_up_again: bool = False
+    chat_heard: bool = False
+    """Another process wrote in the chat since this copy last read it."""
     pending_notice: dict[str, Any] | None = None
     """An undo another process made, shown once this copy has caught up with it."""
     undo_offered: bool = False
@@ -382,16 +384,17 @@ def undo_rng(row: TableRow, steps: int) -> random.Random:
     return random.Random(derived_seed(row.chance_secret, "undo", steps))
 
 
-def undo_offered(row: TableRow, state: State) -> bool:
+def undo_offered(row: TableRow, state: State, before: State | None = None) -> bool:
     """Whether the person whose action is the newest step may take it back now: the undo
     rule (`spielwerk.core.undo`) with the draws `TableHub.undo` makes, so that the offer and
-    the answer agree. False at once when the newest step is a bot's or chance's."""
+    the answer agree. False at once when the newest step is a bot's or chance's. `before`:
+    the state before the newest step, if the caller has it."""
     if state.is_terminal() or not state.history:
         return False
     actor = state.history[-1][0]
     if actor < 0 or row.seats[actor].kind != "human":
         return False
-    return undo_refusal(state, actor, undo_rng(row, len(state.history))) is None
+    return undo_refusal(state, actor, undo_rng(row, len(state.history)), before) is None
 
 
 class TableHub:
@@ -419,6 +422,7 @@ class TableHub:
         """Who moves for which table when several processes share the database."""
         self.process_id = secrets.token_hex(8)
         """This process among those sharing the database (who is here, per process)."""
+        storage.origin = self.process_id
         """Seconds a person must be gone before the others may let a bot play for them."""
         self.connections = 0
         self.spectators = 0
@@ -426,6 +430,8 @@ class TableHub:
         """Spectator connections per client address."""
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._heard_while_loading: set[str] = set()
+        """Tables another process changed while this one read them from the database."""
         self._db = ThreadPoolExecutor(
             max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="spielwerk-db"
         )
@@ -736,8 +742,16 @@ class TableHub:
             async with lock:
                 table = self.tables.get(table_id)
                 if table is None:
-                    table = await self._load(table_id)
+                    self._heard_while_loading.discard(table_id)
+                    try:
+                        table = await self._load(table_id)
+                    finally:
+                        missed = table_id in self._heard_while_loading
+                        self._heard_while_loading.discard(table_id)
                     self.tables[table_id] = table
+                    if missed:  # another process wrote while this one read: maybe before
+                        table.chat_heard = True
+                        self._catch_up_soon(table)
                     if self.cluster.shared:  # people may be here through other processes
                         await self._refreshed_presence(table)
         finally:
@@ -760,10 +774,9 @@ class TableHub:
         if len(table_id) > 32:
             raise TableNotFound("no such table")
         try:
-            row = await self._in_db(self.storage.load_table, table_id)
+            row, actions = await self._in_db(self.storage.load_table_and_actions, table_id)
             if row is None:
                 raise TableNotFound(f"no table {table_id!r}")
-            actions = await self._in_db(self.storage.load_actions, table_id)
             chat = await self._in_db(self.storage.load_chat, table_id, CHAT_KEPT)
         except StorageError as error:
             log.error("table %s: %s", quoted(table_id), error.__cause__ or error)
@@ -987,7 +1000,10 @@ class TableHub:
         table.undo_offered = (
             last_actor >= 0
             and table.row.seats[last_actor].kind == "human"
-            and await self._in_thread(undo_offered, table.row, work)
+            # the state before the one step stored is this copy's: no replay of the log
+            and await self._in_thread(
+                undo_offered, table.row, work, table.state if len(steps) == 1 else None
+            )
         )
         table.state = work
         table.revision = revision
@@ -1003,18 +1019,34 @@ class TableHub:
 
     # ------------------------------------------------------------------ other processes
     def on_change(self, change: Change) -> None:
-        """Another server process (or this one) committed `change`: a live copy of that table
-        catches up (each table one catch-up at a time, in order); "resync": all of them."""
+        """A server process committed `change`: a live copy of that table catches up (each
+        table one catch-up at a time, in order); "resync": all of them. This process's own
+        changes are in its copy already, except who is here (every process's count)."""
         if change.kind == "resync":
+            self._heard_while_loading.update(self._loading)
             for table in list(self.tables.values()):
+                table.chat_heard = True
                 self._catch_up_soon(table)
             return
         live = self.tables.get(change.table_id)
         if live is None:
-            return  # not in memory here: it is read from the database when it is needed
-        if change.kind == "presence":
+            # Not in memory here: it is read from the database when it is needed. A copy
+            # being read now may have been read before this change: it catches up once ready.
+            if change.table_id in self._loading and change.kind != "presence":
+                self._heard_while_loading.add(change.table_id)
+            return
+        if change.kind == "presence":  # this process's own too: who is here sums them all
             asyncio.get_running_loop().create_task(self._refreshed_presence(live))
             return
+        if change.origin == self.process_id:
+            return  # written through this copy, which holds it already
+        if self._idle(live):
+            # Nobody here watches it or moves for it (it was created or last played here):
+            # forgotten rather than caught up, it is read afresh when it is needed again.
+            self._evict(live)
+            return
+        if change.kind == "chat":
+            live.chat_heard = True
         if change.kind == "undo" and change.revision > live.revision:
             live.pending_notice = {"kind": "undo", "seat": change.seat}
         self._catch_up_soon(live)
@@ -1053,40 +1085,66 @@ class TableHub:
         self._kick(table)
 
     async def _catch_up_locked(self, table: LiveTable) -> None:
-        row = await self._in_db(self.storage.load_table, table.id)
+        # The usual change is a step another process stored: only the steps from this
+        # copy's last one on are read (that one to see that it still stands), in one
+        # snapshot with the row, whose revision then counts exactly the steps read.
+        local = len(table.state.history)
+        first = max(0, local - 1)
+        row, actions = await self._in_db(self.storage.load_table_and_actions, table.id, first)
         if row is None or table.broken:
             return
         changed = False
+        if row.revision != table.revision:
+            if self._extends(table, row, actions, first):
+                new_steps = actions[local - first :]
+                rebuilt = await self._in_thread(self._caught_up_copy, table, row, new_steps)
+            else:  # a step was taken back meanwhile: the whole log, replayed
+                row, actions = await self._in_db(self.storage.load_table_and_actions, table.id)
+                if row is None:
+                    return
+                rebuilt = await self._in_thread(_replay_table, row, table.game, actions)
+            self._take_over(table, rebuilt, row.revision)
+            changed = True
         if row.seats != table.row.seats or row.rematch != table.row.rematch:
             table.row = dataclasses.replace(table.row, seats=row.seats, rematch=row.rematch)
             changed = True
-        if row.revision != table.revision:
-            actions = await self._in_db(self.storage.load_actions, table.id)
-            rebuilt = await self._in_thread(self._caught_up_copy, table, row, actions)
-            self._take_over(table, rebuilt, row.revision)
-            changed = True
-        _merge_chat(table, await self._in_db(self.storage.load_chat, table.id, CHAT_KEPT))
+        if table.chat_heard:
+            table.chat_heard = False
+            _merge_chat(table, await self._in_db(self.storage.load_chat, table.id, CHAT_KEPT))
         if changed:
             self._restart_clock(table)
             self._notify_all(table)
 
-    def _caught_up_copy(
-        self, table: LiveTable, row: TableRow, actions: Sequence[StoredAction]
-    ) -> LiveTable:
-        """(In a worker thread.) The table as the database has it: the steps stored after
-        this copy's applied to a clone where nothing else changed (the usual case: another
-        process stored a move), else replayed from the start (a step was taken back)."""
+    @staticmethod
+    def _extends(
+        table: LiveTable, row: TableRow, actions: Sequence[StoredAction], first: int
+    ) -> bool:
+        """Whether the stored log is this copy's with steps added and none taken back since
+        (every revision since is a step): `actions` are the stored ones from `first` on."""
         local = table.state.history
+        added = row.steps - len(local)
+        if added < 0 or row.revision - table.revision != added:
+            return False
+        if len(actions) != row.steps - first:
+            return False
+        action_from_json = table.game.action_from_json
+        return all(
+            (stored.actor, action_from_json(stored.action).id) == local[stored.idx]
+            for stored in actions[: len(local) - first]
+        )
+
+    @staticmethod
+    def _caught_up_copy(
+        table: LiveTable, row: TableRow, new_steps: Sequence[StoredAction]
+    ) -> LiveTable:
+        """(In a worker thread.) The table with the steps another process stored after this
+        copy's applied to a clone (`_extends` said nothing else changed)."""
         game = table.game
-        ids = [(a.actor, game.action_from_json(a.action).id) for a in actions[: len(local)]]
-        appended = row.revision - table.revision == len(actions) - len(local)
-        if ids != list(local) or not appended:
-            return _replay_table(row, game, actions)
         copy = LiveTable(row=row, game=game, state=table.state.clone(), log=list(table.log))
         copy.views = table.views if table.views is not None else all_views(copy.state)
         copy.decision_since = dict(table.decision_since)
         revision = table.revision
-        for stored in actions[len(local) :]:
+        for stored in new_steps:
             before = deciders(copy.state)
             line, copy.views = narrated_step(
                 copy.state, copy.views, game.action_from_json(stored.action), stored.actor
@@ -1484,6 +1542,9 @@ class TableHub:
             if table.broken == MOVED_ON or table.id in self.tables:
                 raise ClientError(MOVED_ON, "moved_on")
             self.tables[table.id] = table
+            if self.cluster.shared:  # another process may have changed it meanwhile
+                table.chat_heard = True
+                self._catch_up_soon(table)
         connection = Connection(seat, lang, address=address)
         table.connections.add(connection)
         self.connections += 1

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from web_client import Player
 from web_parts import PostgresServer, Server, stored_record, wait_until
@@ -236,3 +237,59 @@ def test_who_is_here_counts_every_process(postgres_url: str, tmp_path: Path) -> 
     finally:
         for server in servers:
             server.stop()
+
+
+def test_a_move_made_while_another_process_reads_the_table_reaches_it(
+    two_processes: list[Server], postgres_url: str
+) -> None:
+    """Tainted Grail: Ada plays through the first process; Bea opens the table through the
+    second, which reads it from the database. While that read waits (the test holds a lock
+    on the chat the read ends with), Ada travels to the orchard and Bea is asked to join.
+    The second process heard of Ada's move before its copy of the table was ready: once it
+    is, Bea's page shows the move and her question (no stalled table)."""
+    first, second = two_processes
+    created = first.create("tainted_grail", ["human", "human"])
+    ada_token, bea_token = (s["token"] for s in created["seats"])
+
+    def chat_read_waiting(conn: psycopg.Connection[Any]) -> bool:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND query ILIKE '%sw_chat%'"
+        ).fetchone()
+        return row is not None and row[0] > 0
+
+    async def scenario() -> None:
+        async with Player(first.ws_base, created["id"], ada_token) as ada:
+            start = await ada.until(lambda s: s["to_move"] == [0])
+            orchard = next(
+                e["action"]
+                for e in start["legal"]
+                if e["action"]["type"] == "travel" and e["action"]["to"] == "orchard"
+            )
+            with (
+                psycopg.connect(postgres_url) as locker,
+                psycopg.connect(postgres_url, autocommit=True) as watcher,
+            ):
+                locker.execute("LOCK TABLE sw_chat IN ACCESS EXCLUSIVE MODE")
+                bea = Player(second.ws_base, created["id"], bea_token)
+                joining = asyncio.create_task(bea.join())
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(
+                    None,
+                    wait_until,
+                    lambda: chat_read_waiting(watcher),
+                    60,
+                    "the second process reading the table",
+                )
+                moved = await ada.act(orchard)
+                assert moved["to_move"] == [1], moved
+                # The second process's loop hears the notification of Ada's move before it
+                # answers a request sent after that move was stored.
+                await loop.run_in_executor(None, second.health)
+                locker.commit()
+            await joining
+            asked = await bea.until(lambda s: s["version"] == moved["version"], 60)
+            assert any(e["action"]["type"] == "join" for e in asked["legal"]), asked
+            await bea.close()
+
+    asyncio.run(scenario())

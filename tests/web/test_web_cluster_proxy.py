@@ -24,7 +24,7 @@ from websockets.protocol import State
 
 import spielwerk
 from spielwerk.web.loadtest import run_load
-from spielwerk.web.local_cluster import LocalCluster, MissingPart
+from spielwerk.web.local_cluster import LocalCluster, MissingPart, ServeProcess
 from spielwerk.web.storage import Storage
 
 NO_LIMITS = ["--connections-per-address", "0", "--spectators-per-address", "0"]
@@ -108,9 +108,17 @@ def test_a_killed_process_loses_nothing_and_its_players_carry_on(site: LocalClus
                 answer = await client.get(f"{site.url}/api/tables/{table_id}")
                 return int(answer.json()["steps"])
 
+        async def connections(server: ServeProcess) -> int:
+            async with httpx.AsyncClient(timeout=60) as client:
+                answer = await client.get(f"{server.base}/healthz")
+                return int(answer.json()["connections"])
+
         while not all([await steps(t["id"]) > 10 for t in tables]):
             await asyncio.sleep(0.2)  # polling the site as a lobby page would
-        await asyncio.get_running_loop().run_in_executor(None, site.servers[0].kill)
+        # The proxy sends each table's pages to one process (by the table): kill one with some.
+        held = [await connections(server) for server in site.servers]
+        victim = site.servers[held.index(max(held))]
+        await asyncio.get_running_loop().run_in_executor(None, victim.kill)
         return list(await asyncio.gather(*playing))
 
     reconnects = asyncio.run(scenario())
@@ -126,7 +134,7 @@ def test_a_killed_process_loses_nothing_and_its_players_carry_on(site: LocalClus
     logs = [s.log_path.read_text(errors="replace") for s in site.servers]
     moves = [move for log in logs for move in bot_moves(log)]
     assert [m for m, n in Counter(moves).items() if n > 1] == []
-    # least_conn spreads the three pages over both processes: some were on the killed one.
+    # The killed process held pages: they came back through the proxy.
     assert sum(reconnects) >= 1, reconnects
 
 
@@ -211,3 +219,31 @@ def test_the_load_test_drives_the_site_through_the_proxy_and_across_processes(
     assert stored - 8 <= len(report.fan_outs) <= stored
     summary = report.summary()
     assert summary["fan_out_p99_ms"] >= summary["fan_out_p50_ms"] > 0
+
+
+def test_the_pages_of_a_table_meet_in_one_process(site: LocalCluster) -> None:
+    """Through the proxy, both seats of a table are served by the same process (the proxy
+    chooses it by the table), so their moves need no other process to catch up."""
+    created = create(site.url, "tainted_grail", ["human", "human"])
+    invitation = created["seats"][1]["invitation"]
+    claimed = httpx.post(
+        f"{site.url}/api/tables/{created['id']}/claim", json={"invitation": invitation}, timeout=60
+    )
+    assert claimed.status_code == 200, claimed.text
+    tokens = [created["seats"][0]["token"], claimed.json()["token"]]
+    ws_base = site.url.replace("http://", "ws://")
+
+    async def scenario() -> list[int]:
+        players = [Player(ws_base, created["id"], token) for token in tokens]
+        for player in players:
+            await player.join()
+        async with httpx.AsyncClient(timeout=60) as client:
+            held = [
+                int((await client.get(f"{server.base}/healthz")).json()["connections"])
+                for server in site.servers
+            ]
+        for player in players:
+            await player.close()
+        return held
+
+    assert sorted(asyncio.run(scenario())) == [0, 2]
