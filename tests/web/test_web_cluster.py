@@ -240,7 +240,7 @@ def test_who_is_here_counts_every_process(postgres_url: str, tmp_path: Path) -> 
 
 
 def test_a_move_made_while_another_process_reads_the_table_reaches_it(
-    two_processes: list[Server], postgres_url: str
+    two_processes: list[Server],
 ) -> None:
     """Tainted Grail: Ada plays through the first process; Bea opens the table through the
     second, which reads it from the database. While that read waits (the test holds a lock
@@ -248,6 +248,7 @@ def test_a_move_made_while_another_process_reads_the_table_reaches_it(
     The second process heard of Ada's move before its copy of the table was ready: once it
     is, Bea's page shows the move and her question (no stalled table)."""
     first, second = two_processes
+    postgres_url = first.db_url  # the database both processes use
     created = first.create("tainted_grail", ["human", "human"])
     ada_token, bea_token = (s["token"] for s in created["seats"])
 
