@@ -67,7 +67,7 @@ cluster: $(RUN_STAMP)
 # test waits for the compiler.
 test: $(STAMP) $(NATIVE_STAMP) $(AXE)
 	$(BIN)/python -m spielwerk.agents.kernel_mcts --jobs 2
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 4 -q  # four workers on two cores: most tests wait (servers, browsers, bots)
 
 lint: $(STAMP) $(ESLINT)
 	$(BIN)/ruff check spielwerk tests bench
