@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from spielwerk.core.actions import Action
-from spielwerk.core.state import State
+from spielwerk.core.game import Game
+from spielwerk.core.state import CHANCE, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +49,16 @@ def make_turn(state: State, player: int, with_sample: bool, rng: random.Random) 
     """The Turn for `player`: its view and actions, and, if asked, a resampled state."""
     sample = state.resample(player, rng) if with_sample else None
     return Turn(player, state.view(player), state.legal_actions(player), sample)
+
+
+def opening_turn(game: Game, players: int, with_sample: bool) -> Turn:
+    """The Turn of the first decision of the deal seeded 0 (its chance steps drawn from a
+    generator seeded 0; of a simultaneous decision, the lowest seat's): a fixed position to
+    time an agent on or to run its compiled code once."""
+    state = game.new_state(players, seed=0)
+    rng = random.Random(0)
+    while state.to_move == CHANCE:
+        state.apply_trusted(state.sample_chance_id(rng), CHANCE)
+    to_move = state.to_move
+    seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
+    return make_turn(state, seat, with_sample, rng)

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from spielwerk.agents.base import Agent, Turn, make_turn
+from spielwerk.agents.base import Agent, Turn, opening_turn
 from spielwerk.agents.rollouts import LearnedRollout, learned_rollout
 from spielwerk.core.actions import Action
 from spielwerk.core.kernel import first_use, kernel
@@ -844,17 +844,10 @@ __all__ = [
 
 
 def warm_up(name: str) -> None:
-    """Run game `name`'s kernels and search once (a tiny search and two random games), which
-    compiles them or loads them from the cache."""
+    """Run game `name`'s search once (a tiny search), which compiles it or loads it from the
+    cache; the kernel it searches is warmed by `kernel_rules` on the way."""
     game = load(name)
-    state = game.new_state(game.min_players, seed=0)
-    while state.to_move == CHANCE:
-        state.apply_trusted(state.sample_chance_id(random.Random(0)), CHANCE)
-    to_move = state.to_move
-    seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
-    turn = make_turn(state, seat, True, random.Random(0))
-    KernelMCTSAgent(name, iterations=2, seed=0).act(turn)
-    kernel_rules(name).play_random_batch(game, game.min_players, 2, np.random.default_rng(0))
+    KernelMCTSAgent(name, iterations=2, seed=0).act(opening_turn(game, game.min_players, True))
 
 
 def compile_all(names: tuple[str, ...] = (), jobs: int = 2) -> float:

@@ -148,9 +148,10 @@ kernels of its own game again must not wait for its own lock)."""
 def first_use(key: str, modules: frozenset[str], what: str, warm_up: Callable[[], object]) -> None:
     """Before `modules`' kernels first run: compile them by `warm_up` (which calls each once)
     unless the cache already holds them, saying so on stderr; `what` names them for a reader
-    ("Witches' rules"). A marker file beside the cache directory of `modules` (`cache_dir`, so
-    any edit they depend on asks again) records that `key`'s warm-up ran; a file lock makes
-    a second process that asks meanwhile wait and then load what the first compiled."""
+    ("the kernel of Die Holde Isolde"). A marker file beside the cache directory of `modules`
+    (`cache_dir`, so any edit they depend on asks again) records that `key`'s warm-up ran; a
+    file lock makes a second process that asks meanwhile wait and then load what the first
+    compiled."""
     directory = cache_dir(modules)
     marker = directory / f"warmed-{key}"
     if marker in _warmed:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -32,13 +31,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from spielwerk.agents import AgentSpecError, make_agent
-from spielwerk.agents.base import Agent, make_turn
+from spielwerk.agents.base import Agent, opening_turn
 from spielwerk.agents.network import NetworkAgent
 from spielwerk.agents.strategies import strategy_specs
 from spielwerk.core.components import BalanceDeclaration, declaration_for
 from spielwerk.core.conformance import play_random
 from spielwerk.core.errors import OptionError, SpielwerkError
-from spielwerk.core.state import CHANCE
 from spielwerk.sim.balance import estimate
 from spielwerk.sim.balance.play import BalanceRow, BalanceSpec, play_balance
 from spielwerk.sim.balance.search import (
@@ -522,14 +520,9 @@ class BalanceRun:
 
     def _decision_seconds(self, agent: Agent) -> float:
         """Seconds `agent` takes for the first decision of a deal (after its chance steps)."""
-        state = self.game.new_state(self.players, seed=0)
-        rng = random.Random(0)
-        while state.to_move == CHANCE:
-            state.apply_trusted(state.sample_chance_id(rng), CHANCE)
-        to_move = state.to_move
-        seat = min(to_move) if isinstance(to_move, frozenset) else int(to_move)
+        turn = opening_turn(self.game, self.players, agent.wants_sample)
         start = time.perf_counter()
-        agent.act(make_turn(state, seat, agent.wants_sample, rng))
+        agent.act(turn)
         return time.perf_counter() - start
 
     def _stage_ladder(self, seconds: float) -> dict[str, Any]:
